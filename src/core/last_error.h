@@ -1,0 +1,23 @@
+// The detail of the last failure, kept per thread so that pm_error and
+// pm_strerror can say what failed in the thread that asked.
+#pragma once
+
+#include "core/status.h"
+
+namespace pmapi {
+
+// Records `status` as this thread's last failure and returns its code; an ok
+// status returns 0 and leaves the record alone.
+int Report(const Status &status);
+
+// Records a failure built from a code and a detail; returns the code.
+int Report(int code, std::string detail);
+
+// The detail recorded for `code` in this thread, or "" if the last failure
+// recorded here had another code.
+const std::string &LastDetailFor(int code);
+
+// The fixed sentence for each code (docs/errors.md); never null.
+const char *MessageFor(int code);
+
+}  // namespace pmapi
