@@ -40,7 +40,7 @@ unsigned long LoadFlags() {
   return flags;
 }
 
-Status ConfigureFilters(hwloc_topology_t topology) {
+Status ConfigureWhatToLoad(hwloc_topology_t topology) {
   // PUs (and NUMA nodes) cannot be filtered out; everything else goes except
   // the two levels we aggregate by.
   if (hwloc_topology_set_all_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_NONE) != 0 ||
@@ -65,7 +65,7 @@ Status Topology::Load(Topology *out) {
   if (hwloc_topology_init(&raw) != 0) return HwlocFailure("topology_init");
   TopologyHandle topology(raw);
 
-  Status configured = ConfigureFilters(raw);
+  Status configured = ConfigureWhatToLoad(raw);
   if (!configured.ok()) return configured;
   if (hwloc_topology_load(raw) != 0) return HwlocFailure("topology_load");
 
