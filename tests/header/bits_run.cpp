@@ -1,0 +1,2 @@
+// The same layout checks, compiled as C++.
+#include "bits_run.c"

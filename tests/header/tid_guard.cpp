@@ -1,0 +1,2 @@
+// The same guard checks, compiled as C++.
+#include "tid_guard.c"
