@@ -1,0 +1,26 @@
+// The operations every family shares once it has found its context (never
+// null: a family without a program answers NoProgram first). Each returns
+// the pmapi code and records the failure for pm_strerror.
+#pragma once
+
+#include "api/export.h"
+#include "core/context.h"
+
+namespace pmapi {
+
+int GetProgramOf(const Context *context, pm_prog_t *prog);
+int StartContext(Context *context, timebasestruct_t *stamp);
+int StopContext(Context *context, timebasestruct_t *stamp);
+int ResetContext(Context *context);
+// group_index -1 sums every target (the CPUs of a system-wide context).
+// `stamp` and `times` may be null.
+int ReadContext(const Context *context, int group_index, pm_data_t *data, timebasestruct_t *stamp,
+                pm_accu_time_t *times);
+
+// Validates and translates a client program; Pmapi_InvalidArg for NULL.
+Status ProgramFromClient(const pm_prog_t *prog, Program *out);
+
+// The family-level failure for a missing context, naming the family.
+int NoProgram(const char *family);
+
+}  // namespace pmapi

@@ -1,0 +1,195 @@
+// The system-wide family: one counter group per online CPU (pid -1), or,
+// with proctree, one inherited group per thread of the calling process.
+// Every call holds the registry's system_calls lock: calls from several
+// threads are serialized.
+#include <unistd.h>
+
+#include <mutex>
+
+#include "api/context_ops.h"
+#include "core/kernel.h"
+#include "core/last_error.h"
+#include "core/registry.h"
+#include "topology/topology.h"
+
+using namespace pmapi;
+
+namespace {
+
+constexpr const char kFamily[] = "system-wide";
+
+Status SystemTargets(bool proctree, std::vector<GroupTarget> *targets) {
+  if (proctree) {
+    // The calling process's threads that exist now; `inherit` adds every
+    // thread and process they create afterwards.
+    std::vector<std::string> tasks;
+    int rc = CurrentKernel().ListDirectory("/proc/self/task", &tasks);
+    if (rc < 0) return StatusFromErrno(-rc, "cannot list /proc/self/task");
+    for (const std::string &task : tasks) {
+      GroupTarget target;
+      target.pid = std::stoi(task);
+      target.inherit = true;
+      target.description = "thread " + task + " of this process tree";
+      targets->push_back(target);
+    }
+    return Status::Ok();
+  }
+  Topology topology;
+  Status status = Topology::Load(&topology);
+  if (!status.ok()) return status;
+  for (const CpuInfo &cpu : topology.cpus()) {
+    GroupTarget target;
+    target.cpu = cpu.linux_cpu;
+    target.description = "CPU " + std::to_string(cpu.linux_cpu);
+    targets->push_back(target);
+  }
+  return Status::Ok();
+}
+
+Context *System() { return Registry::Get().system_context(); }
+
+// Maps a _cpu/_lcpu argument to a group index, or fails.
+Status GroupForCpu(int cpu, bool dense, int *group) {
+  if (System()->program().proctree()) {
+    return Status(Pmapi_NotSystemWide,
+                  "the system-wide program counts a process tree (proctree), not CPUs");
+  }
+  const std::vector<GroupTarget> &targets = System()->targets();
+  const int n = static_cast<int>(targets.size());
+  if (dense) {
+    if (cpu < 0 || cpu >= n) {
+      return Status(Pmapi_InvalidCpu, "cpuid " + std::to_string(cpu) + " is not in 0.." +
+                                          std::to_string(n - 1) + " (the CPUs online at set time)");
+    }
+    *group = cpu;
+    return Status::Ok();
+  }
+  for (int i = 0; i < n; ++i) {
+    if (targets[i].cpu == cpu) {
+      *group = i;
+      return Status::Ok();
+    }
+  }
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  if (cpu < 0 || cpu >= configured) {
+    return Status(Pmapi_InvalidCpu, "lcpuid " + std::to_string(cpu) + " is not a CPU of this "
+                                        "machine (0.." + std::to_string(configured - 1) + ")");
+  }
+  return Status(Pmapi_CpuNotCounted,
+                "CPU " + std::to_string(cpu) + " was offline at pm_set_program, so it was not counted");
+}
+
+int ReadCpu(int cpu, bool dense, pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  int group = 0;
+  Status status = GroupForCpu(cpu, dense, &group);
+  if (!status.ok()) return Report(status);
+  return ReadContext(System(), group, data, stamp, times);
+}
+
+int ReadAll(pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return ReadContext(System(), -1, data, stamp, times);
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program(pm_prog_t *prog) {
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.system_calls());
+  if (System()) {
+    return Report(Pmapi_ProgExists,
+                  "the system-wide context is already programmed; pm_delete_program first");
+  }
+  Program program;
+  Status status = ProgramFromClient(prog, &program);
+  if (status.ok()) status = registry.CheckSystemAllowed();
+  std::vector<GroupTarget> targets;
+  if (status.ok()) status = SystemTargets(program.proctree(), &targets);
+  std::unique_ptr<Context> context;
+  if (status.ok()) status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
+  if (status.ok()) status = registry.AdoptSystem(std::move(context));
+  return Report(status);
+}
+
+int pm_get_program(pm_prog_t *prog) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return GetProgramOf(System(), prog);
+}
+
+int pm_delete_program(void) {
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.system_calls());
+  if (!System()) return NoProgram(kFamily);
+  registry.DropSystem();
+  return 0;
+}
+
+int pm_tstart(timebasestruct_t *time) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return StartContext(System(), time);
+}
+
+int pm_start(void) { return pm_tstart(nullptr); }
+
+int pm_tstop(timebasestruct_t *time) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return StopContext(System(), time);
+}
+
+int pm_stop(void) { return pm_tstop(nullptr); }
+
+int pm_reset_data(void) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return ResetContext(System());
+}
+
+int pm_get_data(pm_data_t *data) { return ReadAll(data, nullptr, nullptr); }
+
+int pm_get_tdata(pm_data_t *data, timebasestruct_t *time) {
+  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  return ReadAll(data, time, nullptr);
+}
+
+int pm_get_Tdata(pm_data_t *data, pm_accu_time_t *times) {
+  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+  return ReadAll(data, nullptr, times);
+}
+
+int pm_get_data_cpu(int cpuid, pm_data_t *data) {
+  return ReadCpu(cpuid, true, data, nullptr, nullptr);
+}
+
+int pm_get_tdata_cpu(int cpuid, pm_data_t *data, timebasestruct_t *time) {
+  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  return ReadCpu(cpuid, true, data, time, nullptr);
+}
+
+int pm_get_Tdata_cpu(int cpuid, pm_data_t *data, pm_accu_time_t *times) {
+  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+  return ReadCpu(cpuid, true, data, nullptr, times);
+}
+
+int pm_get_data_lcpu(int lcpuid, pm_data_t *data) {
+  return ReadCpu(lcpuid, false, data, nullptr, nullptr);
+}
+
+int pm_get_tdata_lcpu(int lcpuid, pm_data_t *data, timebasestruct_t *time) {
+  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  return ReadCpu(lcpuid, false, data, time, nullptr);
+}
+
+int pm_get_Tdata_lcpu(int lcpuid, pm_data_t *data, pm_accu_time_t *times) {
+  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+  return ReadCpu(lcpuid, false, data, nullptr, times);
+}
+
+}  // extern "C"

@@ -1,0 +1,168 @@
+// The third-party thread families: _thread(pid, tid) and _pthread(pid, tid,
+// ptid). Counting opens perf events on the target thread; the kernel's
+// ptrace-access check decides who may, and a refusal comes back as
+// Pmapi_Permission. The descriptors keep the target's final counts after it
+// exits, so they stay readable until the context is deleted.
+#include <mutex>
+
+#include "api/context_ops.h"
+#include "core/kernel.h"
+#include "core/last_error.h"
+#include "core/registry.h"
+
+using namespace pmapi;
+
+namespace {
+
+constexpr const char kFamily[] = "third-party thread";
+
+// M:N pthread ids have no meaning on Linux (every pthread is a kernel
+// thread): only tid selects the target; ptid must be 0 or accompany a tid.
+Status CheckTarget(pid_t pid, tid_t tid, ptid_t ptid) {
+  if (tid == 0 && ptid != 0) {
+    return Status(Pmapi_Unsupported, "ptid " + std::to_string(ptid) +
+                                         " without a tid: Linux has no M:N threads; pass the "
+                                         "kernel thread id as tid");
+  }
+  if (pid <= 0 || tid <= 0) {
+    return Status(Pmapi_InvalidArg, "pid " + std::to_string(pid) + " and tid " +
+                                        std::to_string(tid) + " must both be positive");
+  }
+  return Status::Ok();
+}
+
+Status TargetExists(pid_t pid, tid_t tid) {
+  std::string stat;
+  const std::string path =
+      "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat";
+  if (CurrentKernel().ReadFile(path, &stat) < 0) {
+    return Status(Pmapi_NoSuchThread, "thread " + std::to_string(tid) + " of process " +
+                                          std::to_string(pid) + " does not exist");
+  }
+  return Status::Ok();
+}
+
+int Set(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  if (registry.FindTarget(pid, tid)) {
+    return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
+                                        std::to_string(pid) +
+                                        " is already programmed; pm_delete_program_thread first");
+  }
+  Program program;
+  status = ProgramFromClient(prog, &program);
+  if (status.ok()) status = registry.CheckThreadAllowed();
+  if (status.ok()) status = TargetExists(pid, tid);
+  std::unique_ptr<Context> context;
+  if (status.ok()) {
+    GroupTarget target;
+    target.pid = tid;
+    target.description = "thread " + std::to_string(tid) + " of process " + std::to_string(pid);
+    status = Context::Create(std::move(program), {target}, prog->mode.b.count, &context);
+  }
+  if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(context));
+  return Report(status);
+}
+
+// Runs `op` on the target's context under the third-party lock.
+template <typename Op>
+int WithTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  Context *context = registry.FindTarget(pid, tid);
+  if (!context) return NoProgram(kFamily);
+  return op(context);
+}
+
+int Delete(pid_t pid, tid_t tid, ptid_t ptid) {
+  return WithTarget(pid, tid, ptid, [&](Context *) {
+    Registry::Get().DropTarget(pid, tid);
+    return 0;
+  });
+}
+
+int Get(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) { return GetProgramOf(c, prog); });
+}
+
+int Start(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) { return StartContext(c, time); });
+}
+
+int Stop(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) { return StopContext(c, time); });
+}
+
+int Reset(pid_t pid, tid_t tid, ptid_t ptid) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) { return ResetContext(c); });
+}
+
+int Read(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, timebasestruct_t *time,
+         pm_accu_time_t *times) {
+  return WithTarget(pid, tid, ptid,
+                    [&](Context *c) { return ReadContext(c, 0, data, time, times); });
+}
+
+int NullTime() { return Report(Pmapi_InvalidArg, "time is NULL"); }
+int NullTimes() { return Report(Pmapi_InvalidArg, "times is NULL"); }
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) { return Set(pid, tid, 0, prog); }
+int pm_get_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) { return Get(pid, tid, 0, prog); }
+int pm_delete_program_thread(pid_t pid, tid_t tid) { return Delete(pid, tid, 0); }
+int pm_start_thread(pid_t pid, tid_t tid) { return Start(pid, tid, 0, nullptr); }
+int pm_tstart_thread(pid_t pid, tid_t tid, timebasestruct_t *time) {
+  return time ? Start(pid, tid, 0, time) : NullTime();
+}
+int pm_stop_thread(pid_t pid, tid_t tid) { return Stop(pid, tid, 0, nullptr); }
+int pm_tstop_thread(pid_t pid, tid_t tid, timebasestruct_t *time) {
+  return time ? Stop(pid, tid, 0, time) : NullTime();
+}
+int pm_reset_data_thread(pid_t pid, tid_t tid) { return Reset(pid, tid, 0); }
+int pm_get_data_thread(pid_t pid, tid_t tid, pm_data_t *data) {
+  return Read(pid, tid, 0, data, nullptr, nullptr);
+}
+int pm_get_tdata_thread(pid_t pid, tid_t tid, pm_data_t *data, timebasestruct_t *time) {
+  return time ? Read(pid, tid, 0, data, time, nullptr) : NullTime();
+}
+int pm_get_Tdata_thread(pid_t pid, tid_t tid, pm_data_t *data, pm_accu_time_t *times) {
+  return times ? Read(pid, tid, 0, data, nullptr, times) : NullTimes();
+}
+
+int pm_set_program_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
+  return Set(pid, tid, ptid, prog);
+}
+int pm_get_program_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
+  return Get(pid, tid, ptid, prog);
+}
+int pm_delete_program_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Delete(pid, tid, ptid); }
+int pm_start_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Start(pid, tid, ptid, nullptr); }
+int pm_tstart_pthread(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
+  return time ? Start(pid, tid, ptid, time) : NullTime();
+}
+int pm_stop_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Stop(pid, tid, ptid, nullptr); }
+int pm_tstop_pthread(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
+  return time ? Stop(pid, tid, ptid, time) : NullTime();
+}
+int pm_reset_data_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Reset(pid, tid, ptid); }
+int pm_get_data_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data) {
+  return Read(pid, tid, ptid, data, nullptr, nullptr);
+}
+int pm_get_tdata_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
+                         timebasestruct_t *time) {
+  return time ? Read(pid, tid, ptid, data, time, nullptr) : NullTime();
+}
+int pm_get_Tdata_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
+                         pm_accu_time_t *times) {
+  return times ? Read(pid, tid, ptid, data, nullptr, times) : NullTimes();
+}
+
+}  // extern "C"

@@ -1,0 +1,58 @@
+// A programmed PM context: the program, one counter group per target (one
+// per CPU for system-wide counting, one per thread otherwise), whether
+// counting is on, and the baselines that pm_reset_data* moves.
+#pragma once
+
+#include <stdint.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/counter_group.h"
+#include "core/program.h"
+#include "core/status.h"
+#include "pmapi.h"
+
+namespace pmapi {
+
+struct CountTimes {
+  uint64_t enabled = 0;  // ns the counters were on since set/reset
+  uint64_t running = 0;  // ns they actually counted
+};
+
+class Context {
+ public:
+  // Opens the program on every target and starts counting if `start`. On
+  // failure no descriptor stays open.
+  static Status Create(Program program, const std::vector<GroupTarget> &targets, bool start,
+                       std::unique_ptr<Context> *out);
+
+  Status Start();
+  // Pmapi_NotCounting when counting is off.
+  Status Stop();
+  // Moves every baseline to the current counts: later reads start from zero.
+  Status Reset();
+
+  // Sums every group (group_index -1) or reads one group into `data`
+  // (accu indexed by counter). `times` may be null. When the kernel did not
+  // count all the time the data is still filled and Pmapi_Multiplexed says so.
+  Status Read(int group_index, pm_data_t *data, CountTimes *times) const;
+
+  bool counting() const { return counting_; }
+  const Program &program() const { return program_; }
+  int group_count() const { return static_cast<int>(groups_.size()); }
+  // What each group counts, in group order.
+  const std::vector<GroupTarget> &targets() const { return targets_; }
+  std::vector<CounterGroup> &groups() { return groups_; }
+
+ private:
+  Status ReadDelta(int group_index, GroupReading *delta) const;
+
+  Program program_;
+  std::vector<GroupTarget> targets_;
+  std::vector<CounterGroup> groups_;
+  std::vector<GroupReading> baselines_;
+  bool counting_ = false;
+};
+
+}  // namespace pmapi

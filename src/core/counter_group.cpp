@@ -1,0 +1,119 @@
+#include "core/counter_group.h"
+
+#include <errno.h>
+#include <sys/ioctl.h>
+
+#include <utility>
+
+#include "core/kernel.h"
+
+namespace pmapi {
+namespace {
+
+constexpr uint64_t kReadFormat =
+    PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+// The layout PERF_FORMAT_GROUP with both times produces.
+struct GroupReadBuffer {
+  uint64_t nr;
+  uint64_t time_enabled;
+  uint64_t time_running;
+  uint64_t values[MAX_COUNTERS];
+};
+
+}  // namespace
+
+CounterGroup::CounterGroup(CounterGroup &&other) noexcept
+    : fds_(std::move(other.fds_)),
+      read_size_(other.read_size_),
+      description_(std::move(other.description_)) {
+  other.fds_.clear();
+}
+
+CounterGroup &CounterGroup::operator=(CounterGroup &&other) noexcept {
+  if (this != &other) {
+    Close();
+    fds_ = std::move(other.fds_);
+    other.fds_.clear();
+    read_size_ = other.read_size_;
+    description_ = std::move(other.description_);
+  }
+  return *this;
+}
+
+Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
+  Close();
+  description_ = target.description;
+  Kernel &kernel = CurrentKernel();
+  for (const ProgrammedEvent &event : program.events()) {
+    perf_event_attr attr = event.attr;
+    attr.read_format = kReadFormat;
+    attr.inherit = target.inherit;
+    const bool leader = fds_.empty();
+    // The leader holds the group disabled until Enable(); pinning it means the
+    // kernel either counts every event all the time or reports the group as
+    // unschedulable, never a silent multiplexed share.
+    attr.disabled = leader;
+    attr.pinned = leader;
+    int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, leader ? -1 : fds_[0]);
+    if (fd < 0) {
+      Status status = StatusFromErrno(-fd, "cannot open event " + event.name + " (counter " +
+                                               std::to_string(event.counter) + ") on " +
+                                               target.description);
+      Close();
+      return status;
+    }
+    fds_.push_back(fd);
+  }
+  read_size_ = sizeof(uint64_t) * (3 + fds_.size());
+  return Status::Ok();
+}
+
+Status CounterGroup::Control(unsigned long request, const char *what) const {
+  if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
+  int rc = CurrentKernel().Ioctl(fds_[0], request, PERF_IOC_FLAG_GROUP);
+  if (rc < 0) return StatusFromErrno(-rc, std::string(what) + " the counters on " + description_);
+  return Status::Ok();
+}
+
+Status CounterGroup::Enable() const { return Control(PERF_EVENT_IOC_ENABLE, "cannot enable"); }
+Status CounterGroup::Disable() const { return Control(PERF_EVENT_IOC_DISABLE, "cannot disable"); }
+
+Status CounterGroup::Read(GroupReading *reading) const {
+  if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
+  GroupReadBuffer buffer;
+  ssize_t n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+  if (n == static_cast<ssize_t>(read_size_) && buffer.nr == fds_.size()) {
+    for (size_t i = 0; i < fds_.size(); ++i) reading->values[i] = buffer.values[i];
+    reading->time_enabled = buffer.time_enabled;
+    reading->time_running = buffer.time_running;
+    return Status::Ok();
+  }
+  if (n < 0) return StatusFromErrno(static_cast<int>(-n), "cannot read the counters on " + description_);
+  if (n == 0) {
+    return Status(Pmapi_NotSchedulable,
+                  "the kernel could not schedule the " + std::to_string(fds_.size()) +
+                      " events together on " + description_ +
+                      " (another user may hold the counters, or there are more events than "
+                      "hardware counters): program fewer events");
+  }
+  return Status(Pmapi_ShortRead, "read " + std::to_string(n) + " of " +
+                                     std::to_string(read_size_) + " bytes from the counters on " +
+                                     description_);
+}
+
+void CounterGroup::Close() {
+  Kernel &kernel = CurrentKernel();
+  // Members first, then the leader: closing the leader first would briefly
+  // promote the members to singleton groups.
+  for (size_t i = fds_.size(); i-- > 0;) kernel.Close(fds_[i]);
+  fds_.clear();
+}
+
+std::vector<int> CounterGroup::Release() {
+  std::vector<int> fds = std::move(fds_);
+  fds_.clear();
+  return fds;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,24 @@
+#include "core/my_thread.h"
+
+#include <unistd.h>
+
+#include <memory>
+
+#include "core/registry.h"
+
+namespace pmapi {
+
+Status CreateMyThreadContext(Program program, bool start) {
+  Registry &registry = Registry::Get();
+  Status status = registry.CheckThreadAllowed();
+  if (!status.ok()) return status;
+  GroupTarget target;
+  target.pid = gettid();
+  target.description = "thread " + std::to_string(target.pid) + " (the calling thread)";
+  std::unique_ptr<Context> context;
+  status = Context::Create(std::move(program), {target}, start, &context);
+  if (!status.ok()) return status;
+  return registry.AdoptMyThread(std::move(context));
+}
+
+}  // namespace pmapi

@@ -1,0 +1,44 @@
+// What a pm_set_program* call asked for, validated and translated: the
+// events per counter with their perf_event_attr (mode bits applied), and the
+// AIX mode word to hand back from pm_get_program*. Knows nothing of targets.
+#pragma once
+
+#include <linux/perf_event.h>
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "pmapi.h"
+
+namespace pmapi {
+
+struct ProgrammedEvent {
+  int counter = 0;   // index into pm_data_t.accu
+  int event_id = 0;  // the id the client gave
+  std::string name;  // short name, for messages
+  perf_event_attr attr{};
+};
+
+class Program {
+ public:
+  // Validates `prog` against the initialized catalog: thresholds, privilege
+  // levels, event ids per counter (COUNT_NOTHING skipped).
+  static Status FromAix(const pm_prog_t &prog, Program *out);
+
+  // The program as set, with mode.b.count telling whether counting is on.
+  void ToAix(bool counting, pm_prog_t *out) const;
+
+  const std::vector<ProgrammedEvent> &events() const { return events_; }
+  const pm_mode_t &mode() const { return mode_; }
+  bool inherit_to_new_threads() const { return !mode_.b.no_inherit; }
+  bool starts_counting() const { return mode_.b.count; }
+  bool proctree() const { return mode_.b.proctree; }
+
+ private:
+  pm_mode_t mode_{};
+  int events_as_set_[MAX_COUNTERS] = {};
+  std::vector<ProgrammedEvent> events_;
+};
+
+}  // namespace pmapi

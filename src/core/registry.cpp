@@ -1,0 +1,177 @@
+#include "core/registry.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <map>
+#include <set>
+#include <utility>
+
+namespace pmapi {
+
+thread_local Context *t_my_context = nullptr;
+
+namespace {
+
+// Deletes the calling thread's context when the thread exits, so that a
+// thread that forgets pm_delete_program_mythread leaks no descriptor.
+struct MyContextReaper {
+  bool armed = false;
+  ~MyContextReaper() {
+    if (t_my_context) Registry::Get().DropMyThread();
+  }
+};
+thread_local MyContextReaper t_reaper;
+
+}  // namespace
+
+struct Registry::State {
+  std::mutex mutex;  // guards everything below; held only briefly
+  std::set<Context *> thread_contexts;  // every thread's own context, owned
+  std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
+  bool system_active = false;
+};
+
+Registry &Registry::Get() {
+  // Never destroyed: threads may still exit (and reap their contexts) while
+  // static destructors run.
+  static Registry *registry = new Registry;
+  return *registry;
+}
+
+Registry::Registry() : state_(new State) {
+  pthread_atfork(&Registry::BeforeFork, &Registry::AfterForkInParent,
+                 &Registry::AfterForkInChild);
+}
+
+Status Registry::CheckSystemAllowed() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (!state_->thread_contexts.empty() || !state_->targets.empty()) {
+    return Status(Pmapi_SysThreadConflict,
+                  std::to_string(state_->thread_contexts.size() + state_->targets.size()) +
+                      " thread context(s) exist in this process; delete them before "
+                      "programming system-wide counting");
+  }
+  return Status::Ok();
+}
+
+Status Registry::CheckThreadAllowed() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (state_->system_active) {
+    return Status(Pmapi_SysThreadConflict,
+                  "the system-wide context exists in this process; pm_delete_program it before "
+                  "programming threads");
+  }
+  return Status::Ok();
+}
+
+Status Registry::AdoptSystem(std::unique_ptr<Context> context) {
+  Status status = CheckSystemAllowed();
+  if (!status.ok()) return status;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  system_ = std::move(context);
+  state_->system_active = true;
+  return Status::Ok();
+}
+
+void Registry::DropSystem() {
+  std::unique_ptr<Context> doomed;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    doomed = std::move(system_);
+    state_->system_active = false;
+  }
+}
+
+Status Registry::AdoptMyThread(std::unique_ptr<Context> context) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (state_->system_active) {
+    return Status(Pmapi_SysThreadConflict,
+                  "the system-wide context was programmed meanwhile; delete it first");
+  }
+  t_reaper.armed = true;  // first touch registers the thread-exit destructor
+  t_my_context = context.release();
+  state_->thread_contexts.insert(t_my_context);
+  return Status::Ok();
+}
+
+void Registry::DropMyThread() {
+  Context *doomed = t_my_context;
+  if (!doomed) return;
+  t_my_context = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->thread_contexts.erase(doomed);
+  }
+  delete doomed;
+}
+
+Context *Registry::FindTarget(pid_t pid, pid_t tid) const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  auto it = state_->targets.find({pid, tid});
+  return it == state_->targets.end() ? nullptr : it->second.get();
+}
+
+Status Registry::AdoptTarget(pid_t pid, pid_t tid, std::unique_ptr<Context> context) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (state_->system_active) {
+    return Status(Pmapi_SysThreadConflict,
+                  "the system-wide context was programmed meanwhile; delete it first");
+  }
+  state_->targets[{pid, tid}] = std::move(context);
+  return Status::Ok();
+}
+
+void Registry::DropTarget(pid_t pid, pid_t tid) {
+  std::unique_ptr<Context> doomed;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  auto it = state_->targets.find({pid, tid});
+  if (it == state_->targets.end()) return;
+  doomed = std::move(it->second);
+  state_->targets.erase(it);
+}
+
+// Fork: the child must not inherit counting contexts (AIX gives a child
+// none). The locks are taken before fork so that the child does not inherit
+// one held by a thread that no longer exists there.
+void Registry::BeforeFork() {
+  Registry &registry = Get();
+  registry.system_calls_.lock();
+  registry.third_party_calls_.lock();
+  registry.state_->mutex.lock();
+}
+
+void Registry::AfterForkInParent() {
+  Registry &registry = Get();
+  registry.state_->mutex.unlock();
+  registry.third_party_calls_.unlock();
+  registry.system_calls_.unlock();
+}
+
+void Registry::AfterForkInChild() {
+  Registry &registry = Get();
+  State &state = *registry.state_;
+  // The child's descriptors are copies of the parent's: close them directly
+  // (not through a test's kernel double, which belongs to the parent's view).
+  auto close_all = [](Context *context) {
+    for (CounterGroup &group : context->groups()) {
+      for (int fd : group.Release()) close(fd);
+    }
+  };
+  for (Context *context : state.thread_contexts) {
+    close_all(context);
+    delete context;
+  }
+  state.thread_contexts.clear();
+  for (auto &entry : state.targets) close_all(entry.second.get());
+  state.targets.clear();
+  if (registry.system_) close_all(registry.system_.get());
+  registry.system_.reset();
+  state.system_active = false;
+  t_my_context = nullptr;
+  state.mutex.unlock();
+  registry.third_party_calls_.unlock();
+  registry.system_calls_.unlock();
+}
+
+}  // namespace pmapi

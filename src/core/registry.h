@@ -1,0 +1,61 @@
+// Who owns which context in this process, and the rules between them:
+// the one system-wide context, the calling threads' own contexts, and the
+// third-party contexts on other threads. A process has either the
+// system-wide context or thread contexts, never both. After fork the child
+// holds none of the parent's contexts.
+#pragma once
+
+#include <sys/types.h>
+
+#include <memory>
+#include <mutex>
+
+#include "core/context.h"
+#include "core/status.h"
+
+namespace pmapi {
+
+// The calling thread's own context: the hot path reads it without a lock.
+extern thread_local Context *t_my_context;
+
+class Registry {
+ public:
+  static Registry &Get();
+
+  // Held for the whole of every system-wide call, so that calls from several
+  // threads are serialized.
+  std::mutex &system_calls() { return system_calls_; }
+  // Held for the whole of every third-party call: a context cannot be deleted
+  // under a concurrent read.
+  std::mutex &third_party_calls() { return third_party_calls_; }
+
+  // System-wide context (caller holds system_calls()).
+  Context *system_context() const { return system_.get(); }
+  Status CheckSystemAllowed() const;
+  Status AdoptSystem(std::unique_ptr<Context> context);
+  void DropSystem();
+
+  // The calling thread's own context.
+  Status CheckThreadAllowed() const;
+  Status AdoptMyThread(std::unique_ptr<Context> context);
+  void DropMyThread();
+
+  // Third-party contexts, keyed by (pid, tid) (caller holds third_party_calls()).
+  Context *FindTarget(pid_t pid, pid_t tid) const;
+  Status AdoptTarget(pid_t pid, pid_t tid, std::unique_ptr<Context> context);
+  void DropTarget(pid_t pid, pid_t tid);
+
+ private:
+  Registry();
+  struct State;
+  static void BeforeFork();
+  static void AfterForkInParent();
+  static void AfterForkInChild();
+
+  std::mutex system_calls_;
+  std::mutex third_party_calls_;
+  std::unique_ptr<Context> system_;
+  State *state_;
+};
+
+}  // namespace pmapi

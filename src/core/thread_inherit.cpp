@@ -1,0 +1,66 @@
+// New threads inherit their creator's PM context, as on AIX: the same
+// program and counting state, counts starting at zero, in a context of their
+// own. Linux has no such kernel notion (perf's `inherit` would sum the new
+// thread into its creator's counts), so libpmapi interposes pthread_create:
+// when the creating thread has a context, the new thread starts in a
+// trampoline that opens its own context before running the client's routine.
+// Threads created without pthread_create (raw clone) inherit nothing; see
+// docs/counting.md.
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <memory>
+#include <new>
+
+#include "core/last_error.h"
+#include "core/my_thread.h"
+#include "core/registry.h"
+
+namespace pmapi {
+namespace {
+
+using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+PthreadCreate RealPthreadCreate() {
+  static PthreadCreate real =
+      reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  return real;
+}
+
+struct InheritedStart {
+  void *(*routine)(void *);
+  void *arg;
+  Program program;
+  bool counting;
+};
+
+void *StartWithInheritedContext(void *raw) {
+  std::unique_ptr<InheritedStart> start(static_cast<InheritedStart *>(raw));
+  // A failure here cannot be returned to anyone: the thread runs without a
+  // context and pm_*_mythread calls in it say so (Pmapi_NoSetProg), with the
+  // reason kept as the thread's last error.
+  Report(CreateMyThreadContext(std::move(start->program), start->counting));
+  void *(*routine)(void *) = start->routine;
+  void *arg = start->arg;
+  start.reset();
+  return routine(arg);
+}
+
+}  // namespace
+}  // namespace pmapi
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(
+    pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
+  using namespace pmapi;
+  PthreadCreate real = RealPthreadCreate();
+  const Context *creator = t_my_context;
+  if (!creator || !creator->program().inherit_to_new_threads()) {
+    return real(thread, attr, routine, arg);
+  }
+  auto *start =
+      new (std::nothrow) InheritedStart{routine, arg, creator->program(), creator->counting()};
+  if (!start) return real(thread, attr, routine, arg);
+  int rc = real(thread, attr, &StartWithInheritedContext, start);
+  if (rc != 0) delete start;
+  return rc;
+}
