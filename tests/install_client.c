@@ -42,13 +42,17 @@ static void check_calls(void) {
   expect(time_base_to_time(&b, TIMEBASE_SZ) == 0 && b.flag == RTC_POWER,
          "time_base_to_time converts to RTC_POWER");
   expect(b.tb_low < 1000000000u, "converted nanoseconds are below one second");
+
+  /* 0 means "clock unknown"; never negative or NaN. */
+  expect(pm_cycles() >= 0.0, "pm_cycles is a non-negative frequency");
 }
 
 /* Entry points that must be exported by name (OpenJ9 and others dlsym
  * them), and must resolve into the installed library, not elsewhere. */
 static void check_exports(const char *prefix) {
-  static const char *const names[] = {"pm_strerror",    "pm_error",        "read_real_time",
-                                      "read_wall_time", "mread_real_time", "time_base_to_time"};
+  static const char *const names[] = {"pm_strerror",     "pm_error",         "pm_cycles",
+                                      "pm_initialize",   "read_real_time",   "read_wall_time",
+                                      "mread_real_time", "time_base_to_time"};
   size_t i;
   for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
     void *sym = dlsym(RTLD_DEFAULT, names[i]);
