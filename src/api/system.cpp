@@ -34,8 +34,10 @@ Status SystemTargets(bool proctree, std::vector<GroupTarget> *targets) {
     }
     return Status::Ok();
   }
+  // The kernel's online list, read at every set (a CPU may have come or gone
+  // since the last one): microseconds, where an hwloc load costs milliseconds.
   Topology topology;
-  Status status = Topology::Load(&topology);
+  Status status = Topology::LoadOnlineCpusFromSysfs(&topology);
   if (!status.ok()) return status;
   for (const CpuInfo &cpu : topology.cpus()) {
     GroupTarget target;
