@@ -11,6 +11,7 @@
 
 #include <linux/perf_event.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,10 @@ enum class EventStatus { kVerified, kUnverified, kCaveat };
 struct CatalogEvent {
   int id = 0;
   std::string short_name;   // "PM_CYC", "syscalls:sys_enter_getppid", "msr/tsc"
-  std::string long_name;
+  std::string long_name;    // "" for tracepoints: their short name says it all
   std::string description;  // says why when unverified or approximate
-  std::string encoding;     // the string the source understands
+  std::string encoding;     // the string the source understands ("" for tracepoints,
+                            // whose short name is their encoding)
   EventSource source = EventSource::kTable;
   EventStatus status = EventStatus::kUnverified;
 };
@@ -37,11 +39,21 @@ class Catalog {
   // The process-wide catalog, built on first call (thread-safe).
   static const Catalog &Get();
 
+  // A catalog read afresh from the current kernel seam and environment. Get() builds one of
+  // these once; tests build their own to see faked kernels or tables.
+  static std::unique_ptr<Catalog> Build();
+  ~Catalog();
+  Catalog(const Catalog &) = delete;
+  Catalog &operator=(const Catalog &) = delete;
+
   // A non-ok status if a table under $PMAPI_EVENTS_DIR (or a compiled-in
   // one) failed to parse; the detail names file and line.
   const Status &load_status() const { return load_status_; }
 
+  // Every event, in storage order (not id order; see InIdOrder).
   const std::vector<CatalogEvent> &events() const { return events_; }
+  // Every event, by increasing id: table events first (PM_CYC, PM_INST_CMPL, ...).
+  std::vector<const CatalogEvent *> InIdOrder() const;
   const CatalogEvent *FindId(int id) const;
   // Exact short name first, then case-insensitive.
   const CatalogEvent *FindName(const std::string &name) const;
@@ -50,10 +62,15 @@ class Catalog {
   // perf_event_open.
   Status Encode(const CatalogEvent &event, perf_event_attr *attr) const;
 
+  // The host processor as libpfm4 describes its core PMU, for pm_info_t.proc_name.
+  const std::string &proc_name() const { return proc_name_; }
+
  private:
   Catalog();
+  void AddRange(int first_id, size_t first_position);
   Status load_status_;
   std::vector<CatalogEvent> events_;
+  std::string proc_name_;
   // Indexes are the implementer's business; see catalog.cpp.
   struct Index;
   Index *index_ = nullptr;

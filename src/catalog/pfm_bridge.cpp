@@ -1,0 +1,77 @@
+// libpfm4 calls: initialization, enumeration and encoding.
+#include "catalog/pfm_bridge.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mutex>
+
+namespace pmapi {
+namespace {
+
+std::once_flag g_pfm_once;
+int g_pfm_result = PFM_SUCCESS;
+// libpfm4 documents no thread-safety for encoding; encoding is rare (set_program time), so a
+// lock costs nothing that matters.
+std::mutex g_encode_mutex;
+
+}  // namespace
+
+std::string PfmInitialize() {
+  std::call_once(g_pfm_once, [] { g_pfm_result = pfm_initialize(); });
+  return g_pfm_result == PFM_SUCCESS ? "" : pfm_strerror(g_pfm_result);
+}
+
+void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
+  if (!PfmInitialize().empty()) return;
+  // PFM_PMU_MAX is a compile-time bound of the headers; a newer library may know more PMUs,
+  // but only ones our headers name can be present in practice, and pfm_get_pmu_info rejects
+  // the rest.
+  for (int pmu = 0; pmu < PFM_PMU_MAX; ++pmu) {
+    pfm_pmu_info_t info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &info) != PFM_SUCCESS) continue;
+    if (!info.is_present || pmu == PFM_PMU_PERF_EVENT_RAW) continue;
+    int pmu_index = static_cast<int>(pmus->size());
+    pmus->push_back(PfmPmu{info.name, info.desc ? info.desc : "", info.type == PFM_PMU_TYPE_CORE});
+    for (int event = info.first_event; event != -1; event = pfm_get_event_next(event)) {
+      pfm_event_info_t einfo;
+      memset(&einfo, 0, sizeof einfo);
+      einfo.size = sizeof einfo;
+      if (pfm_get_event_info(event, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS) continue;
+      PfmEvent entry;
+      entry.pmu_index = pmu_index;
+      entry.name = einfo.name;
+      if (einfo.equiv) entry.equiv = einfo.equiv;
+      if (einfo.desc) entry.desc = einfo.desc;
+      entry.code = einfo.code;
+      events->push_back(std::move(entry));
+    }
+  }
+}
+
+std::string PfmEncode(const std::string &event, PfmEncoding *encoding) {
+  std::string init_error = PfmInitialize();
+  if (!init_error.empty()) return "libpfm4 failed to initialize: " + init_error;
+  perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  pfm_perf_encode_arg_t arg;
+  memset(&arg, 0, sizeof arg);
+  arg.attr = &attr;
+  arg.size = sizeof arg;
+  int result;
+  {
+    std::lock_guard<std::mutex> lock(g_encode_mutex);
+    result = pfm_get_os_event_encoding(event.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+  }
+  if (result != PFM_SUCCESS) return pfm_strerror(result);
+  encoding->type = attr.type;
+  encoding->config = attr.config;
+  encoding->config1 = attr.config1;
+  encoding->config2 = attr.config2;
+  return "";
+}
+
+}  // namespace pmapi

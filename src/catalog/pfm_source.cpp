@@ -1,0 +1,172 @@
+// Turning libpfm4's view into catalog events, with statuses from class probes.
+#include "catalog/pfm_source.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "catalog/id_ranges.h"
+#include "pmapi.h"
+
+namespace pmapi {
+namespace {
+
+// Encoding costs ~5-15 us per event, so only what a probe needs is encoded: one event per
+// model-specific PMU (trying at most this many), and the table records. The generic "perf"
+// PMU is classified by event name instead (PerfPmuType).
+constexpr int kEncodeAttemptsPerPmu = 16;
+
+bool StartsWith(const std::string &text, const char *prefix) {
+  return text.compare(0, strlen(prefix), prefix) == 0;
+}
+
+// The kernel event kind of an event of libpfm4's "perf" PMU, from its name or the name it is
+// an alias of (CYCLES is PERF_COUNT_HW_CPU_CYCLES).
+uint32_t PerfPmuType(const PfmEvent &event) {
+  const std::string &name = event.equiv.empty() ? event.name : event.equiv;
+  if (StartsWith(name, "PERF_COUNT_HW_CACHE_")) return PERF_TYPE_HW_CACHE;
+  if (StartsWith(name, "PERF_COUNT_HW_")) return PERF_TYPE_HARDWARE;
+  if (StartsWith(name, "PERF_COUNT_SW_")) return PERF_TYPE_SOFTWARE;
+  return PERF_TYPE_MAX;  // unknown: encode it to find out
+}
+
+std::string CannotEncodeNote(const std::string &error) {
+  return "(not countable here: libpfm4 cannot encode it on this machine: " + error + ")";
+}
+
+void SetStatus(const ProbeResult &result, bool approximate, CatalogEvent *event) {
+  event->status = StatusFromProbe(result, approximate);
+  AppendNote(&event->description, ProbeNote(result));
+}
+
+void SetCannotEncode(const std::string &error, CatalogEvent *event) {
+  event->status = EventStatus::kUnverified;
+  AppendNote(&event->description, CannotEncodeNote(error));
+}
+
+}  // namespace
+
+Status EncodePfmEvent(const std::string &name, perf_event_attr *attr) {
+  PfmEncoding encoding;
+  std::string error = PfmEncode(name, &encoding);
+  if (!error.empty()) {
+    return Status(Pmapi_InvalidEvent, "libpfm4 cannot encode event " + name + ": " + error);
+  }
+  attr->type = encoding.type;
+  attr->config = encoding.config;
+  attr->config1 = encoding.config1;
+  attr->config2 = encoding.config2;
+  return Status::Ok();
+}
+
+PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *> records) {
+  PfmSnapshot snapshot;
+  PfmEnumerate(&snapshot.pmus, &snapshot.events);
+  size_t pmu_count = snapshot.pmus.size();
+  snapshot.pmu_encoded.assign(pmu_count, false);
+  snapshot.pmu_sample.assign(pmu_count, perf_event_attr{});
+  snapshot.pmu_error.assign(pmu_count, "");
+  std::vector<int> attempts(pmu_count, 0);
+  for (const PfmEvent &event : snapshot.events) {
+    size_t pmu = static_cast<size_t>(event.pmu_index);
+    if (snapshot.pmus[pmu].name == "perf" || snapshot.pmu_encoded[pmu] ||
+        attempts[pmu]++ >= kEncodeAttemptsPerPmu) {
+      continue;
+    }
+    Status status =
+        EncodePfmEvent(snapshot.pmus[pmu].name + "::" + event.name, &snapshot.pmu_sample[pmu]);
+    if (status.ok()) {
+      snapshot.pmu_encoded[pmu] = true;
+    } else if (snapshot.pmu_error[pmu].empty()) {
+      snapshot.pmu_error[pmu] = status.detail();
+    }
+  }
+
+  for (const TableRecord &record : *records.get()) {
+    TableEncoding encoding;
+    for (size_t i = 0; i < record.pfm_alternatives.size(); ++i) {
+      Status status = EncodePfmEvent(record.pfm_alternatives[i], &encoding.attr);
+      if (status.ok()) {
+        encoding.alternative = static_cast<int>(i);
+        break;
+      }
+      if (encoding.first_error.empty()) encoding.first_error = status.detail();
+    }
+    snapshot.tables.push_back(std::move(encoding));
+  }
+  return snapshot;
+}
+
+void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &snapshot,
+                    StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TableRecord &record = records[i];
+    const TableEncoding &encoding = snapshot.tables[i];
+    CatalogEvent event;
+    event.id = record.id;
+    event.short_name = record.short_name;
+    event.long_name = record.long_name;
+    event.description = record.description;
+    event.source = EventSource::kTable;
+    if (encoding.alternative >= 0) {
+      event.encoding = record.pfm_alternatives[static_cast<size_t>(encoding.alternative)];
+      SetStatus(probe->Accepts(encoding.attr), record.approximate, &event);
+    } else {
+      event.encoding = record.pfm_alternatives.front();
+      SetCannotEncode(encoding.first_error, &event);
+    }
+    events->push_back(std::move(event));
+  }
+}
+
+void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe,
+                  std::vector<CatalogEvent> *events, std::string *proc_name) {
+  for (const PfmPmu &pmu : snapshot.pmus) {
+    if (pmu.is_core && proc_name->empty()) *proc_name = pmu.desc;
+  }
+  events->reserve(events->size() + snapshot.events.size());
+  int id = kFirstPfmId;
+  for (const PfmEvent &pfm_event : snapshot.events) {
+    size_t pmu = static_cast<size_t>(pfm_event.pmu_index);
+    const PfmPmu &pmu_info = snapshot.pmus[pmu];
+    CatalogEvent event;
+    event.id = id++;
+    event.short_name = pmu_info.name + "::" + pfm_event.name;
+    event.long_name = pfm_event.name + " (" + pmu_info.desc + ")";
+    event.description = pfm_event.desc;
+    event.encoding = event.short_name;
+    event.source = EventSource::kPfm;
+    if (pmu_info.name != "perf") {
+      if (snapshot.pmu_encoded[pmu]) {
+        SetStatus(probe->Accepts(snapshot.pmu_sample[pmu]), false, &event);
+      } else {
+        SetCannotEncode(snapshot.pmu_error[pmu].empty() ? "no event of the PMU encodes"
+                                                        : snapshot.pmu_error[pmu],
+                        &event);
+      }
+      events->push_back(std::move(event));
+      continue;
+    }
+    uint32_t type = PerfPmuType(pfm_event);
+    if (type == PERF_TYPE_SOFTWARE) event.source = EventSource::kSoftware;
+    if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_SOFTWARE) {
+      perf_event_attr attr{};
+      attr.type = type;
+      attr.config = pfm_event.code;  // for the perf PMU the event code is the kernel config
+      SetStatus(probe->Accepts(attr), false, &event);
+    } else if (type == PERF_TYPE_HW_CACHE && probe->HardwareClass().err != 0) {
+      SetStatus(probe->HardwareClass(), false, &event);  // nothing hardware counts here
+    } else {
+      // Cache events on a machine with a hardware PMU (or an unknown kind): encode to probe.
+      perf_event_attr attr{};
+      Status status = EncodePfmEvent(event.encoding, &attr);
+      if (status.ok()) {
+        SetStatus(probe->Accepts(attr), false, &event);
+      } else {
+        SetCannotEncode(status.detail(), &event);
+      }
+    }
+    events->push_back(std::move(event));
+  }
+}
+
+}  // namespace pmapi

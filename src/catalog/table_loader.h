@@ -1,0 +1,18 @@
+// Gathers the table records: the compiled-in events/*.tbl, then $PMAPI_EVENTS_DIR/*.tbl, with
+// the override rules of events/README.md.
+#pragma once
+
+#include <vector>
+
+#include "catalog/table_parser.h"
+#include "core/status.h"
+
+namespace pmapi {
+
+constexpr const char *kEventsDirVariable = "PMAPI_EVENTS_DIR";
+
+// Fills `records` sorted by id. Returns the first error met (file and line in the detail);
+// the records are then still the usable ones (a bad file contributes nothing).
+Status LoadEventTables(std::vector<TableRecord> *records);
+
+}  // namespace pmapi
