@@ -1,0 +1,108 @@
+// FakeKernel: rules first, then the real kernel.
+#include "support/fake_kernel.h"
+
+namespace pmapi_test {
+
+void FakeKernel::FailWith(Op op, int err, const std::string &path_prefix) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  failures_.push_back(Failure{op, err, path_prefix});
+}
+
+void FakeKernel::SetPerfEventOpenHook(std::function<int(const perf_event_attr &)> hook) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  open_hook_ = std::move(hook);
+}
+
+void FakeKernel::SetFile(const std::string &path, const std::string &contents) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  files_[path] = contents;
+}
+
+void FakeKernel::SetDirectory(const std::string &path, const std::vector<std::string> &names) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  directories_[path] = names;
+}
+
+void FakeKernel::Clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  failures_.clear();
+  open_hook_ = nullptr;
+  files_.clear();
+  directories_.clear();
+  calls_.clear();
+}
+
+int FakeKernel::Calls(Op op) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = calls_.find(op);
+  return found == calls_.end() ? 0 : found->second;
+}
+
+int FakeKernel::Check(Op op, const std::string &path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++calls_[op];
+  for (const Failure &failure : failures_) {
+    if (failure.op == op && path.compare(0, failure.path_prefix.size(), failure.path_prefix) == 0) {
+      return failure.err;
+    }
+  }
+  return 0;
+}
+
+int FakeKernel::PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) {
+  if (int err = Check(Op::kPerfEventOpen, "")) return -err;
+  std::function<int(const perf_event_attr &)> hook;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hook = open_hook_;
+  }
+  if (hook) {
+    if (int err = hook(attr)) return -err;
+  }
+  return pmapi::RealKernel().PerfEventOpen(attr, pid, cpu, group_fd);
+}
+
+int FakeKernel::Ioctl(int fd, unsigned long request, unsigned long arg) {
+  if (int err = Check(Op::kIoctl, "")) return -err;
+  return pmapi::RealKernel().Ioctl(fd, request, arg);
+}
+
+ssize_t FakeKernel::Read(int fd, void *buf, size_t size) {
+  if (int err = Check(Op::kRead, "")) return -err;
+  return pmapi::RealKernel().Read(fd, buf, size);
+}
+
+int FakeKernel::Close(int fd) {
+  // An injected failure still closes the descriptor: tests must not leak them.
+  int err = Check(Op::kClose, "");
+  int result = pmapi::RealKernel().Close(fd);
+  return err ? -err : result;
+}
+
+int FakeKernel::ReadFile(const std::string &path, std::string *contents) {
+  if (int err = Check(Op::kReadFile, path)) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = files_.find(path);
+    if (found != files_.end()) {
+      *contents = found->second;
+      return 0;
+    }
+  }
+  return pmapi::RealKernel().ReadFile(path, contents);
+}
+
+int FakeKernel::ListDirectory(const std::string &path, std::vector<std::string> *names) {
+  if (int err = Check(Op::kListDirectory, path)) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = directories_.find(path);
+    if (found != directories_.end()) {
+      *names = found->second;
+      return 0;
+    }
+  }
+  return pmapi::RealKernel().ListDirectory(path, names);
+}
+
+}  // namespace pmapi_test

@@ -1,0 +1,66 @@
+// A kernel double for tests: passes every call to the real kernel unless told otherwise, and
+// can make an operation fail with an errno, for all paths or for paths under a prefix, or
+// serve a file or directory listing from memory.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/kernel.h"
+
+namespace pmapi_test {
+
+class FakeKernel : public pmapi::Kernel {
+ public:
+  enum class Op { kPerfEventOpen, kIoctl, kRead, kClose, kReadFile, kListDirectory };
+
+  // Makes `op` fail with `err` (a positive errno). For kReadFile and kListDirectory, only paths
+  // starting with `path_prefix` fail ("" = every path); other ops ignore the prefix.
+  void FailWith(Op op, int err, const std::string &path_prefix = "");
+  // Decides perf_event_open: return a positive errno to fail, 0 to pass to the real kernel.
+  void SetPerfEventOpenHook(std::function<int(const perf_event_attr &)> hook);
+  // Serves `contents` for ReadFile(path) / `names` for ListDirectory(path).
+  void SetFile(const std::string &path, const std::string &contents);
+  void SetDirectory(const std::string &path, const std::vector<std::string> &names);
+  // Forgets every rule.
+  void Clear();
+  // How many times `op` was called (including failed calls).
+  int Calls(Op op) const;
+
+  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override;
+  int Ioctl(int fd, unsigned long request, unsigned long arg) override;
+  ssize_t Read(int fd, void *buf, size_t size) override;
+  int Close(int fd) override;
+  int ReadFile(const std::string &path, std::string *contents) override;
+  int ListDirectory(const std::string &path, std::vector<std::string> *names) override;
+
+ private:
+  struct Failure {
+    Op op;
+    int err;
+    std::string path_prefix;
+  };
+  // Returns the errno to fail with, or 0; counts the call.
+  int Check(Op op, const std::string &path);
+
+  mutable std::mutex mutex_;
+  std::vector<Failure> failures_;
+  std::function<int(const perf_event_attr &)> open_hook_;
+  std::map<std::string, std::string> files_;
+  std::map<std::string, std::vector<std::string>> directories_;
+  std::map<Op, int> calls_;
+};
+
+// Installs a kernel for the scope of a test, and the real one again afterwards.
+class ScopedKernel {
+ public:
+  explicit ScopedKernel(pmapi::Kernel *kernel) { pmapi::SetKernelForTesting(kernel); }
+  ~ScopedKernel() { pmapi::SetKernelForTesting(nullptr); }
+  ScopedKernel(const ScopedKernel &) = delete;
+  ScopedKernel &operator=(const ScopedKernel &) = delete;
+};
+
+}  // namespace pmapi_test
