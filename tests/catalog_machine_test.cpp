@@ -1,0 +1,179 @@
+// The catalog on this machine: required events present, statuses that follow what the kernel
+// actually accepts, and encodings that match sysfs and tracefs.
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "core/kernel.h"
+#include "pmapi.h"
+
+namespace {
+
+using pmapi::Catalog;
+using pmapi::CatalogEvent;
+using pmapi::EventStatus;
+
+// Tracepoint tests need tracefs; mount it when we may (the project's scripts do the same).
+class TracefsEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (access("/sys/kernel/tracing/available_events", R_OK) != 0 && geteuid() == 0) {
+      mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr);
+    }
+  }
+};
+const auto *const kTracefs = ::testing::AddGlobalTestEnvironment(new TracefsEnvironment);
+
+bool TracefsReadable() { return access("/sys/kernel/tracing/available_events", R_OK) == 0; }
+
+// What the kernel says right now about counting `type`/`config` on this thread, user mode.
+int KernelErrno(uint32_t type, uint64_t config) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = type;
+  attr.config = config;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  int fd = pmapi::RealKernel().PerfEventOpen(attr, 0, -1, -1);
+  if (fd < 0) return -fd;
+  pmapi::RealKernel().Close(fd);
+  return 0;
+}
+
+std::string ReadTrimmed(const std::string &path) {
+  std::string text;
+  if (pmapi::RealKernel().ReadFile(path, &text) != 0) return "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+const CatalogEvent &MustFind(const std::string &name) {
+  const CatalogEvent *event = Catalog::Get().FindName(name);
+  if (!event) {
+    ADD_FAILURE() << name << " is not in the catalog";
+    static const CatalogEvent kMissing;
+    return kMissing;
+  }
+  return *event;
+}
+
+TEST(catalog_machine, TablesLoadedAndRequiredMnemonicsPresent) {
+  const Catalog &catalog = Catalog::Get();
+  EXPECT_TRUE(catalog.load_status().ok()) << catalog.load_status().detail();
+  EXPECT_EQ(MustFind("PM_CYC").id, 1);
+  EXPECT_EQ(MustFind("PM_INST_CMPL").id, 2);
+  EXPECT_EQ(catalog.FindId(1), catalog.FindName("PM_CYC"));
+  EXPECT_EQ(catalog.FindName("pm_cyc"), catalog.FindName("PM_CYC")) << "case-insensitive";
+  EXPECT_EQ(catalog.FindName("no-such-event"), nullptr);
+  EXPECT_EQ(catalog.FindId(0), nullptr);
+  EXPECT_EQ(catalog.FindId(99999), nullptr);
+  EXPECT_FALSE(catalog.proc_name().empty());
+}
+
+TEST(catalog_machine, EveryIdIsUniqueAndFindable) {
+  const Catalog &catalog = Catalog::Get();
+  int previous = 0;
+  for (const CatalogEvent *event : catalog.InIdOrder()) {
+    EXPECT_GT(event->id, previous);
+    previous = event->id;
+    ASSERT_EQ(catalog.FindId(event->id), event) << event->short_name;
+  }
+  EXPECT_EQ(catalog.InIdOrder().size(), catalog.events().size());
+}
+
+TEST(catalog_machine, SoftwareEventsFollowTheKernel) {
+  const CatalogEvent &task_clock = MustFind("task-clock");
+  EXPECT_EQ(task_clock.source, pmapi::EventSource::kTable);
+  int err = KernelErrno(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+  EXPECT_EQ(task_clock.status, err == 0 ? EventStatus::kVerified : EventStatus::kUnverified)
+      << "kernel errno " << err;
+  const CatalogEvent &pfm_task_clock = MustFind("perf::PERF_COUNT_SW_TASK_CLOCK");
+  EXPECT_EQ(pfm_task_clock.source, pmapi::EventSource::kSoftware);
+  EXPECT_EQ(pfm_task_clock.status, task_clock.status);
+}
+
+TEST(catalog_machine, HardwareEventsFollowTheKernel) {
+  int err = KernelErrno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+  for (const char *name : {"PM_CYC", "perf::PERF_COUNT_HW_CPU_CYCLES", "perf::CYCLES"}) {
+    const CatalogEvent &cycles = MustFind(name);
+    if (err == 0) {
+      EXPECT_EQ(cycles.status, EventStatus::kVerified) << name;
+    } else {
+      EXPECT_EQ(cycles.status, EventStatus::kUnverified) << name;
+      if (err == ENOENT || err == EOPNOTSUPP) {
+        EXPECT_NE(cycles.description.find("the kernel has no hardware PMU"), std::string::npos)
+            << name << ": " << cycles.description;
+      }
+    }
+  }
+}
+
+TEST(catalog_machine, ApproximateTableEventsAreCaveatOrUnverified) {
+  const CatalogEvent &dtlb = MustFind("PM_DTLB_MISS");  // approximate in generic.tbl
+  int hardware = KernelErrno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+  if (hardware != 0) {
+    EXPECT_EQ(dtlb.status, EventStatus::kUnverified);
+  } else {
+    EXPECT_NE(dtlb.status, EventStatus::kVerified);
+  }
+}
+
+TEST(catalog_machine, LibpfmEventsArePresentWithIdsFromTheirBase) {
+  const CatalogEvent &cycles = MustFind("perf::PERF_COUNT_HW_CPU_CYCLES");
+  EXPECT_GE(cycles.id, 100000);
+  EXPECT_LT(cycles.id, 1000000);
+  EXPECT_EQ(cycles.source, pmapi::EventSource::kPfm);
+}
+
+TEST(catalog_machine, LibpfmCyclesEncodeAsGenericHardware) {
+  perf_event_attr attr{};
+  pmapi::Status status = Catalog::Get().Encode(MustFind("perf::CYCLES"), &attr);
+  ASSERT_TRUE(status.ok()) << status.detail();
+  EXPECT_EQ(attr.type, static_cast<uint32_t>(PERF_TYPE_HARDWARE));
+  EXPECT_EQ(attr.config, static_cast<uint64_t>(PERF_COUNT_HW_CPU_CYCLES));
+  perf_event_attr table{};
+  ASSERT_TRUE(Catalog::Get().Encode(MustFind("PM_INST_CMPL"), &table).ok());
+  EXPECT_EQ(table.type, static_cast<uint32_t>(PERF_TYPE_HARDWARE));
+  EXPECT_EQ(table.config, static_cast<uint64_t>(PERF_COUNT_HW_INSTRUCTIONS));
+  EXPECT_EQ(attr.exclude_kernel, 0u) << "Encode leaves mode bits to the counting core";
+}
+
+TEST(catalog_machine, SysfsMsrTscEncodesFromSysfs) {
+  std::string type = ReadTrimmed("/sys/bus/event_source/devices/msr/type");
+  if (type.empty()) GTEST_SKIP() << "this kernel has no msr PMU";
+  const CatalogEvent &tsc = MustFind("msr/tsc");
+  EXPECT_EQ(tsc.source, pmapi::EventSource::kSysfsPmu);
+  EXPECT_GE(tsc.id, 1000000);
+  perf_event_attr attr{};
+  pmapi::Status status = Catalog::Get().Encode(tsc, &attr);
+  ASSERT_TRUE(status.ok()) << status.detail();
+  EXPECT_EQ(attr.type, std::stoul(type));
+  // events/tsc says "event=0x00" and format/event says "config:0-63".
+  EXPECT_EQ(ReadTrimmed("/sys/bus/event_source/devices/msr/events/tsc"), "event=0x00");
+  EXPECT_EQ(attr.config, 0u);
+}
+
+TEST(catalog_machine, TracepointFoundByNameEncodedWithItsIdAndVerified) {
+  if (!TracefsReadable()) GTEST_SKIP() << "tracefs is not mounted or readable here";
+  const CatalogEvent &getppid = MustFind("syscalls:sys_enter_getppid");
+  EXPECT_EQ(getppid.source, pmapi::EventSource::kTracepoint);
+  EXPECT_GE(getppid.id, 2000000);
+  perf_event_attr attr{};
+  pmapi::Status status = Catalog::Get().Encode(getppid, &attr);
+  ASSERT_TRUE(status.ok()) << status.detail();
+  EXPECT_EQ(attr.type, static_cast<uint32_t>(PERF_TYPE_TRACEPOINT));
+  std::string id = ReadTrimmed("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
+  EXPECT_EQ(attr.config, std::stoull(id));
+  // Verified means the kernel accepts it: check with a real open.
+  int err = KernelErrno(PERF_TYPE_TRACEPOINT, attr.config);
+  EXPECT_EQ(getppid.status, err == 0 ? EventStatus::kVerified : EventStatus::kUnverified)
+      << "kernel errno " << err;
+}
+
+}  // namespace
