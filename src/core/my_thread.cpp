@@ -8,7 +8,11 @@
 
 namespace pmapi {
 
+extern const bool kThreadInheritanceLinked;  // see thread_inherit.cpp
+
 Status CreateMyThreadContext(Program program, bool start) {
+  // Keeps the pthread_create interposer in static links (the value is true).
+  if (!kThreadInheritanceLinked) return Status(Pmapi_KernelError, "libpmapi built without it");
   Registry &registry = Registry::Get();
   Status status = registry.CheckThreadAllowed();
   if (!status.ok()) return status;

@@ -17,6 +17,12 @@
 #include "core/registry.h"
 
 namespace pmapi {
+
+// Referenced from my_thread.cpp: in a static link against libpmapi.a, it is
+// what pulls this object (and so the interposer) into every program that
+// programs a thread.
+extern const bool kThreadInheritanceLinked = true;
+
 namespace {
 
 using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);

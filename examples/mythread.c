@@ -1,0 +1,53 @@
+/*
+ * First-party counting: the calling thread counts its own getppid() calls
+ * and the time it spent, reading while counting and after stopping.
+ */
+#define _GNU_SOURCE
+#include <pmapi.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int event_id(const pm_info2_t *info, const char *name) {
+  int i;
+  for (i = 0; i < info->maxevents[0]; ++i) {
+    if (strcmp(info->list_events[0][i].short_name, name) == 0) {
+      return info->list_events[0][i].event_id;
+    }
+  }
+  return COUNT_NOTHING;
+}
+
+int main(void) {
+  pm_info2_t info;
+  pm_prog_t prog;
+  pm_data_t data;
+  int i, rc;
+
+  rc = pm_initialize(PM_VERIFIED | PM_CAVEAT, &info, NULL, PM_CURRENT);
+  if (rc) {
+    pm_error("pm_initialize", rc);
+    return 1;
+  }
+  memset(&prog, 0, sizeof prog);
+  for (i = 0; i < MAX_COUNTERS; ++i) prog.events[i] = COUNT_NOTHING;
+  prog.events[0] = event_id(&info, "syscalls:sys_enter_getppid");
+  prog.events[1] = event_id(&info, "task-clock");
+  prog.mode.w = PM_USER | PM_KERNEL | PM_COUNT; /* counting starts at once */
+
+  rc = pm_set_program_mythread(&prog);
+  if (rc) {
+    pm_error("pm_set_program_mythread", rc);
+    return 1;
+  }
+  for (i = 0; i < 1000; ++i) syscall(SYS_getppid);
+  pm_get_data_mythread(&data); /* reading while counting is fine */
+  printf("after 1000 calls: %lld getppid, %lld ns\n", data.accu[0], data.accu[1]);
+  for (i = 0; i < 500; ++i) syscall(SYS_getppid);
+  pm_stop_mythread();
+  pm_get_data_mythread(&data);
+  printf("after 1500 calls: %lld getppid, %lld ns\n", data.accu[0], data.accu[1]);
+  pm_delete_program_mythread();
+  return data.accu[0] == 1500 ? 0 : 1;
+}

@@ -1,0 +1,61 @@
+#include "raw_group.h"
+
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const std::vector<RawEvent> &FourSoftwareEvents() {
+  static const std::vector<RawEvent> events = {
+      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS}};
+  return events;
+}
+
+const std::vector<std::string> &FourSoftwareEventNames() {
+  static const std::vector<std::string> names = {"task-clock", "page-faults", "context-switches",
+                                                 "cpu-migrations"};
+  return names;
+}
+
+const std::vector<std::string> &FourSoftwareEventPapiNames() {
+  static const std::vector<std::string> names = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+                                                 "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
+  return names;
+}
+
+RawGroup::RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu) {
+  for (const RawEvent &event : events) {
+    perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = event.type;
+    attr.config = event.config;
+    attr.read_format =
+        PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    attr.exclude_kernel = 0;
+    attr.exclude_hv = 1;
+    const bool leader = fds_.empty();
+    attr.disabled = leader;
+    attr.pinned = leader;
+    int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, pid, cpu,
+                                      leader ? -1 : fds_[0], PERF_FLAG_FD_CLOEXEC));
+    fds_.push_back(fd);
+    if (fd < 0) return;
+  }
+}
+
+RawGroup::~RawGroup() {
+  for (size_t i = fds_.size(); i-- > 0;) {
+    if (fds_[i] >= 0) close(fds_[i]);
+  }
+}
+
+void RawGroup::Enable() const { ioctl(fds_[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP); }
+void RawGroup::Disable() const { ioctl(fds_[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP); }
+void RawGroup::Reset() const { ioctl(fds_[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP); }
+void RawGroup::Read(uint64_t *buffer, size_t words) const {
+  if (read(fds_[0], buffer, words * sizeof(uint64_t)) < 0) buffer[0] = 0;
+}

@@ -1,0 +1,128 @@
+// Self-monitoring: the same four software events on the calling thread,
+// read / started+stopped / reset by hand, by libpmapi and by PAPI.
+#include <benchmark/benchmark.h>
+#include <papi.h>
+#include <unistd.h>
+
+#include "pmapi_fixture.h"
+#include "raw_group.h"
+
+namespace {
+
+void BM_Read_Raw(benchmark::State &state) {
+  RawGroup group(FourSoftwareEvents(), 0, -1);
+  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
+  group.Enable();
+  uint64_t buffer[16];
+  for (auto _ : state) {
+    group.Read(buffer, group.read_words());
+    benchmark::DoNotOptimize(buffer);
+  }
+}
+BENCHMARK(BM_Read_Raw);
+
+void BM_Read_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  prog.mode.w |= PM_COUNT;
+  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
+  pm_data_t data;
+  for (auto _ : state) {
+    pm_get_data_mythread(&data);
+    benchmark::DoNotOptimize(data);
+  }
+  pm_delete_program_mythread();
+}
+BENCHMARK(BM_Read_Pmapi);
+
+// PAPI with the same four events in one event set.
+struct PapiSet {
+  int set = PAPI_NULL;
+  bool ok = false;
+  PapiSet() {
+    if (PAPI_is_initialized() == PAPI_NOT_INITED &&
+        PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+      return;
+    }
+    if (PAPI_create_eventset(&set) != PAPI_OK) return;
+    for (const std::string &name : FourSoftwareEventPapiNames()) {
+      if (PAPI_add_named_event(set, name.c_str()) != PAPI_OK) return;
+    }
+    ok = true;
+  }
+  ~PapiSet() {
+    long long values[4];
+    PAPI_stop(set, values);
+    PAPI_cleanup_eventset(set);
+    PAPI_destroy_eventset(&set);
+  }
+};
+
+void BM_Read_Papi(benchmark::State &state) {
+  PapiSet papi;
+  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
+  long long values[4];
+  for (auto _ : state) {
+    PAPI_read(papi.set, values);
+    benchmark::DoNotOptimize(values);
+  }
+}
+BENCHMARK(BM_Read_Papi);
+
+void BM_StartStop_Raw(benchmark::State &state) {
+  RawGroup group(FourSoftwareEvents(), 0, -1);
+  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
+  for (auto _ : state) {
+    group.Enable();
+    group.Disable();
+  }
+}
+BENCHMARK(BM_StartStop_Raw);
+
+void BM_StartStop_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
+  for (auto _ : state) {
+    pm_start_mythread();
+    pm_stop_mythread();
+  }
+  pm_delete_program_mythread();
+}
+BENCHMARK(BM_StartStop_Pmapi);
+
+void BM_StartStop_Papi(benchmark::State &state) {
+  PapiSet papi;
+  if (!papi.ok) return state.SkipWithError("PAPI set-up");
+  long long values[4];
+  for (auto _ : state) {
+    PAPI_start(papi.set);
+    PAPI_stop(papi.set, values);
+  }
+  PAPI_start(papi.set);  // the destructor stops it
+}
+BENCHMARK(BM_StartStop_Papi);
+
+void BM_Reset_Raw(benchmark::State &state) {
+  RawGroup group(FourSoftwareEvents(), 0, -1);
+  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
+  group.Enable();
+  for (auto _ : state) group.Reset();
+}
+BENCHMARK(BM_Reset_Raw);
+
+void BM_Reset_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  prog.mode.w |= PM_COUNT;
+  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
+  for (auto _ : state) pm_reset_data_mythread();
+  pm_delete_program_mythread();
+}
+BENCHMARK(BM_Reset_Pmapi);
+
+void BM_Reset_Papi(benchmark::State &state) {
+  PapiSet papi;
+  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
+  for (auto _ : state) PAPI_reset(papi.set);
+}
+BENCHMARK(BM_Reset_Papi);
+
+}  // namespace

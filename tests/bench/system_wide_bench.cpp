@@ -1,0 +1,79 @@
+// System-wide: one group per online CPU read by hand against pm_get_data
+// and the pm_get_data_cpu loop. Needs root.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <memory>
+#include <vector>
+
+#include "pmapi_fixture.h"
+#include "raw_group.h"
+
+namespace {
+
+int OnlineCpus() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
+
+void BM_SystemRead_Raw(benchmark::State &state) {
+  std::vector<std::unique_ptr<RawGroup>> groups;
+  for (int cpu = 0; cpu < OnlineCpus(); ++cpu) {
+    groups.emplace_back(new RawGroup(FourSoftwareEvents(), -1, cpu));
+    if (!groups.back()->ok()) return state.SkipWithError("system-wide open needs root");
+    groups.back()->Enable();
+  }
+  uint64_t buffer[16];
+  for (auto _ : state) {
+    uint64_t sum = 0;
+    for (const auto &group : groups) {
+      group->Read(buffer, group->read_words());
+      sum += buffer[3];
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+}
+BENCHMARK(BM_SystemRead_Raw);
+
+void BM_SystemRead_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  prog.mode.w |= PM_COUNT;
+  if (pm_set_program(&prog) != 0) return state.SkipWithError("pm_set_program needs root");
+  pm_data_t data;
+  for (auto _ : state) {
+    pm_get_data(&data);
+    benchmark::DoNotOptimize(data);
+  }
+  pm_delete_program();
+}
+BENCHMARK(BM_SystemRead_Pmapi);
+
+void BM_SystemCpuLoop_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  prog.mode.w |= PM_COUNT;
+  if (pm_set_program(&prog) != 0) return state.SkipWithError("pm_set_program needs root");
+  pm_data_t data;
+  const int cpus = OnlineCpus();
+  for (auto _ : state) {
+    for (int cpu = 0; cpu < cpus; ++cpu) pm_get_data_cpu(cpu, &data);
+    benchmark::DoNotOptimize(data);
+  }
+  pm_delete_program();
+}
+BENCHMARK(BM_SystemCpuLoop_Pmapi);
+
+void BM_SetDelete_Raw(benchmark::State &state) {
+  for (auto _ : state) {
+    RawGroup group(FourSoftwareEvents(), 0, -1);
+    benchmark::DoNotOptimize(group.ok());
+  }
+}
+BENCHMARK(BM_SetDelete_Raw);
+
+void BM_SetDelete_Pmapi(benchmark::State &state) {
+  pm_prog_t prog = FourEventProgram();
+  for (auto _ : state) {
+    pm_set_program_mythread(&prog);
+    pm_delete_program_mythread();
+  }
+}
+BENCHMARK(BM_SetDelete_Pmapi);
+
+}  // namespace

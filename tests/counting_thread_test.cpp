@@ -1,0 +1,133 @@
+// Third-party counting: a parent counts a thread of its child process. The
+// kernel's ptrace check decides who may; counts stay readable after exit.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/counting.h"
+
+using namespace pmapi_test;
+
+namespace {
+
+// A child that waits for a byte on a pipe, makes `calls` getppid calls, and
+// exits when the pipe closes.
+struct Child {
+  pid_t pid = -1;
+  int go = -1;
+
+  explicit Child(long calls) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid = fork();
+    if (pid == 0) {
+      close(fds[1]);
+      char byte;
+      if (read(fds[0], &byte, 1) == 1) CallGetppid(calls);
+      while (read(fds[0], &byte, 1) > 0) {
+      }
+      _exit(0);
+    }
+    close(fds[0]);
+    go = fds[1];
+  }
+  void Go() { (void)!write(go, "x", 1); }
+  void Finish() {
+    close(go);
+    waitpid(pid, nullptr, 0);
+  }
+};
+
+class ThirdParty : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(InitializeAll());
+    getppid_ = EventId(kGetppid);
+  }
+  int getppid_ = COUNT_NOTHING;
+};
+
+TEST_F(ThirdParty, ParentCountsChildThreadExactlyAndAfterItExits) {
+  Child child(321);
+  ASSERT_GT(child.pid, 0);
+  pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT);
+  ASSERT_EQ(pm_set_program_thread(child.pid, child.pid, &prog), 0)
+      << pm_strerror("set", Pmapi_Permission);
+  EXPECT_EQ(pm_set_program_thread(child.pid, child.pid, &prog), Pmapi_ProgExists);
+  child.Go();
+  child.Finish();  // the child has exited
+  pm_data_t data;
+  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
+  EXPECT_EQ(data.accu[0], 321);
+  ASSERT_EQ(pm_get_data_pthread(child.pid, child.pid, 0, &data), 0) << "_pthread, ptid 0";
+  EXPECT_EQ(data.accu[0], 321);
+  ASSERT_EQ(pm_stop_thread(child.pid, child.pid), 0);
+  ASSERT_EQ(pm_delete_program_thread(child.pid, child.pid), 0);
+  EXPECT_EQ(pm_get_data_thread(child.pid, child.pid, &data), Pmapi_NoSetProg);
+}
+
+TEST_F(ThirdParty, StartStopAndResetOnTheTarget) {
+  Child child(50);
+  pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL);
+  ASSERT_EQ(pm_set_program_pthread(child.pid, child.pid, 0, &prog), 0);
+  ASSERT_EQ(pm_start_pthread(child.pid, child.pid, 0), 0);
+  child.Go();
+  child.Finish();
+  pm_data_t data;
+  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
+  EXPECT_EQ(data.accu[0], 50);
+  ASSERT_EQ(pm_reset_data_thread(child.pid, child.pid), 0);
+  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
+  EXPECT_EQ(data.accu[0], 0);
+  ASSERT_EQ(pm_delete_program_pthread(child.pid, child.pid, 0), 0);
+}
+
+TEST_F(ThirdParty, BadTargetsAreRefused) {
+  pm_prog_t prog = MakeProgram({getppid_}, PM_USER);
+  EXPECT_EQ(pm_set_program_thread(0, 0, &prog), Pmapi_InvalidArg);
+  EXPECT_EQ(pm_set_program_thread(-5, 3, &prog), Pmapi_InvalidArg);
+  EXPECT_EQ(pm_set_program_pthread(getpid(), 0, 77, &prog), Pmapi_Unsupported);
+  // A pid that cannot exist (above pid_max).
+  EXPECT_EQ(pm_set_program_thread(99999999, 99999999, &prog), Pmapi_NoSuchThread);
+  // A thread that is not in that process.
+  EXPECT_EQ(pm_set_program_thread(getpid(), getppid(), &prog), Pmapi_NoSuchThread);
+}
+
+TEST_F(ThirdParty, AnotherUsersProcessIsRefusedWithPrivilegeAdvice) {
+  // Our own (root) pid, counted by a child that became `nobody`.
+  const pid_t root_pid = getpid();
+  int status = InChild([&] {
+    if (!DropToNobody()) _exit(10);
+    pm_prog_t prog = MakeProgram({EventId("task-clock")}, PM_USER);
+    int rc = pm_set_program_thread(root_pid, root_pid, &prog);
+    if (rc != Pmapi_Permission) _exit(11);
+    std::string message = pm_strerror("pm_set_program_thread", rc);
+    if (message.find("perf_event_paranoid") == std::string::npos) _exit(12);
+    if (message.find("CAP_PERFMON") == std::string::npos) _exit(13);
+    _exit(0);
+  });
+  EXPECT_EQ(status, 0);
+}
+
+TEST_F(ThirdParty, UnprivilegedSystemWideIsRefusedWithPrivilegeAdvice) {
+  int status = InChild([&] {
+    if (!DropToNobody()) _exit(10);
+    pm_prog_t prog = MakeProgram({EventId("task-clock")}, PM_USER);
+    int rc = pm_set_program(&prog);
+    if (rc != Pmapi_Permission) _exit(11);
+    std::string message = pm_strerror("pm_set_program", rc);
+    if (message.find("perf_event_paranoid") == std::string::npos) _exit(12);
+    if (message.find("CAP_PERFMON") == std::string::npos) _exit(13);
+    // Its own threads still count in user mode.
+    if (pm_set_program_mythread(&prog) != 0) _exit(14);
+    pm_data_t data;
+    if (pm_start_mythread() != 0 || pm_get_data_mythread(&data) != 0 || data.accu[0] <= 0) {
+      _exit(15);
+    }
+    _exit(0);
+  });
+  EXPECT_EQ(status, 0);
+}
+
+}  // namespace
