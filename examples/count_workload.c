@@ -64,8 +64,8 @@ int main(void) {
     caveat += status.b.caveat;
   }
   printf("processor: %s\n", info.proc_name);
-  printf("events: %d verified (the kernel counts them here), %d caveat, %d unverified\n",
-         verified, caveat, unverified);
+  printf("events: %d verified (the kernel counts them here), %d caveat, %d unverified\n", verified,
+         caveat, unverified);
 
   memset(&prog, 0, sizeof prog);
   for (i = 0; i < MAX_COUNTERS; ++i) prog.events[i] = COUNT_NOTHING;
@@ -80,8 +80,9 @@ int main(void) {
     prog.events[counted++] = event->event_id;
   }
   if (hardware_missing) {
-    printf("note: no hardware PMU here (a VM without one?): cycles and instructions are not "
-           "counted; software events and tracepoints are\n");
+    printf(
+        "note: no hardware PMU here (a VM without one?): cycles and instructions are not "
+        "counted; software events and tracepoints are\n");
   }
   prog.mode.w = PM_USER | PM_KERNEL;
 

@@ -144,9 +144,7 @@ TEST_F(Rules, FailuresKeepTheirDetailPerThread) {
   pm_prog_t bad = MakeProgram({424242}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&bad), Pmapi_InvalidEvent);
   std::string other_thread_message;
-  std::thread([&] {
-    other_thread_message = pm_strerror("", Pmapi_InvalidEvent);
-  }).join();
+  std::thread([&] { other_thread_message = pm_strerror("", Pmapi_InvalidEvent); }).join();
   EXPECT_EQ(other_thread_message.find("424242"), std::string::npos)
       << "another thread's failure is not this thread's";
   EXPECT_NE(std::string(pm_strerror("", Pmapi_InvalidEvent)).find("424242"), std::string::npos);

@@ -39,9 +39,7 @@ int StopContext(Context *context, timebasestruct_t *stamp) {
   return rc;
 }
 
-int ResetContext(Context *context) {
-  return Report(context->Reset());
-}
+int ResetContext(Context *context) { return Report(context->Reset()); }
 
 int ReadContext(const Context *context, int group_index, pm_data_t *data, timebasestruct_t *stamp,
                 pm_accu_time_t *times) {

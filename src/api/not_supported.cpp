@@ -50,10 +50,8 @@ PMAPI_UNSUPPORTED(pm_get_Tdata_wp, kWpar, pm_wp_handle_t, pm_data_t *, pm_accu_t
 PMAPI_UNSUPPORTED(pm_get_data_wp_mx, kWpar, pm_wp_handle_t, pm_data_mx_t *)
 PMAPI_UNSUPPORTED(pm_get_tdata_wp_mx, kWpar, pm_wp_handle_t, pm_data_mx_t *, timebasestruct_t *)
 PMAPI_UNSUPPORTED(pm_get_data_lcpu_wp, kWpar, pm_wp_handle_t, int, pm_data_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_lcpu_wp, kWpar, pm_wp_handle_t, int, pm_data_t *,
-                  timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_get_Tdata_lcpu_wp, kWpar, pm_wp_handle_t, int, pm_data_t *,
-                  pm_accu_time_t *)
+PMAPI_UNSUPPORTED(pm_get_tdata_lcpu_wp, kWpar, pm_wp_handle_t, int, pm_data_t *, timebasestruct_t *)
+PMAPI_UNSUPPORTED(pm_get_Tdata_lcpu_wp, kWpar, pm_wp_handle_t, int, pm_data_t *, pm_accu_time_t *)
 PMAPI_UNSUPPORTED(pm_get_data_lcpu_wp_mx, kWpar, pm_wp_handle_t, int, pm_data_mx_t *)
 PMAPI_UNSUPPORTED(pm_get_tdata_lcpu_wp_mx, kWpar, pm_wp_handle_t, int, pm_data_mx_t *,
                   timebasestruct_t *)

@@ -74,11 +74,13 @@ Status GroupForCpu(int cpu, bool dense, int *group) {
   }
   const long configured = sysconf(_SC_NPROCESSORS_CONF);
   if (cpu < 0 || cpu >= configured) {
-    return Status(Pmapi_InvalidCpu, "lcpuid " + std::to_string(cpu) + " is not a CPU of this "
-                                        "machine (0.." + std::to_string(configured - 1) + ")");
+    return Status(Pmapi_InvalidCpu, "lcpuid " + std::to_string(cpu) +
+                                        " is not a CPU of this "
+                                        "machine (0.." +
+                                        std::to_string(configured - 1) + ")");
   }
-  return Status(Pmapi_CpuNotCounted,
-                "CPU " + std::to_string(cpu) + " was offline at pm_set_program, so it was not counted");
+  return Status(Pmapi_CpuNotCounted, "CPU " + std::to_string(cpu) +
+                                         " was offline at pm_set_program, so it was not counted");
 }
 
 int ReadCpu(int cpu, bool dense, pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
@@ -113,7 +115,8 @@ int pm_set_program(pm_prog_t *prog) {
   std::vector<GroupTarget> targets;
   if (status.ok()) status = SystemTargets(program.proctree(), &targets);
   std::unique_ptr<Context> context;
-  if (status.ok()) status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
+  if (status.ok())
+    status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
   if (status.ok()) status = registry.AdoptSystem(std::move(context));
   return Report(status);
 }

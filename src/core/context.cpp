@@ -1,5 +1,6 @@
 #include "core/context.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <utility>
@@ -96,10 +97,12 @@ Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const 
   }
   if (times) *times = total;
   if (multiplexed) {
-    const double share = total.enabled ? 100.0 * total.running / total.enabled : 0.0;
-    return Status(Pmapi_Multiplexed,
-                  "the kernel counted the events only " + std::to_string(share) +
-                      "% of the time they were enabled; the counts are not scaled");
+    char share[32];
+    snprintf(share, sizeof share, "%.1f%%",
+             total.enabled ? 100.0 * total.running / total.enabled : 0.0);
+    return Status(Pmapi_Multiplexed, std::string("the kernel counted the events only ") + share +
+                                         " of the time they were enabled; the counts are not "
+                                         "scaled");
   }
   return Status::Ok();
 }

@@ -57,9 +57,9 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
     attr.pinned = leader;
     int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, leader ? -1 : fds_[0]);
     if (fd < 0) {
-      Status status = StatusFromErrno(-fd, "cannot open event " + event.name + " (counter " +
-                                               std::to_string(event.counter) + ") on " +
-                                               target.description);
+      Status status =
+          StatusFromErrno(-fd, "cannot open event " + event.name + " (counter " +
+                                   std::to_string(event.counter) + ") on " + target.description);
       Close();
       return status;
     }
@@ -89,7 +89,8 @@ Status CounterGroup::Read(GroupReading *reading) const {
     reading->time_running = buffer.time_running;
     return Status::Ok();
   }
-  if (n < 0) return StatusFromErrno(static_cast<int>(-n), "cannot read the counters on " + description_);
+  if (n < 0)
+    return StatusFromErrno(static_cast<int>(-n), "cannot read the counters on " + description_);
   if (n == 0) {
     return Status(Pmapi_NotSchedulable,
                   "the kernel could not schedule the " + std::to_string(fds_.size()) +
@@ -97,9 +98,8 @@ Status CounterGroup::Read(GroupReading *reading) const {
                       " (another user may hold the counters, or there are more events than "
                       "hardware counters): program fewer events");
   }
-  return Status(Pmapi_ShortRead, "read " + std::to_string(n) + " of " +
-                                     std::to_string(read_size_) + " bytes from the counters on " +
-                                     description_);
+  return Status(Pmapi_ShortRead, "read " + std::to_string(n) + " of " + std::to_string(read_size_) +
+                                     " bytes from the counters on " + description_);
 }
 
 void CounterGroup::Close() {

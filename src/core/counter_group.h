@@ -23,9 +23,9 @@ struct GroupReading {
 };
 
 struct GroupTarget {
-  pid_t pid = -1;        // -1: every task on `cpu`
-  int cpu = -1;          // -1: wherever `pid` runs
-  bool inherit = false;  // also count tasks `pid` creates afterwards
+  pid_t pid = -1;           // -1: every task on `cpu`
+  int cpu = -1;             // -1: wherever `pid` runs
+  bool inherit = false;     // also count tasks `pid` creates afterwards
   std::string description;  // "CPU 3", "thread 1234": for messages
 };
 

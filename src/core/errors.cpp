@@ -63,16 +63,18 @@ Status StatusFromErrno(int err, const std::string &what) {
     case ENOENT:
     case EOPNOTSUPP:
       return Status(Pmapi_NoHardware,
-                    base + "; this kernel or processor cannot count the event (a virtual "
-                           "machine without a hardware PMU refuses all hardware events); "
-                           "software events and tracepoints still count");
+                    base +
+                        "; this kernel or processor cannot count the event (a virtual "
+                        "machine without a hardware PMU refuses all hardware events); "
+                        "software events and tracepoints still count");
     case ESRCH:
       return Status(Pmapi_NoSuchThread, base + "; the target thread does not exist");
     case EMFILE:
     case ENFILE:
       return Status(Pmapi_TooManyFiles,
-                    base + "; out of file descriptors: raise the limit (ulimit -n) or count "
-                           "fewer events or CPUs");
+                    base +
+                        "; out of file descriptors: raise the limit (ulimit -n) or count "
+                        "fewer events or CPUs");
     case ENOMEM:
       return Status(Pmapi_Malloc_Err, base + "; out of memory");
     case EBUSY:
@@ -89,47 +91,70 @@ Status StatusFromErrno(int err, const std::string &what) {
 
 const char *MessageFor(int code) {
   switch (code) {
-    case 0: return "success";
-    case Pmapi_NoInit: return "pmapi is not initialized: call pm_initialize or pm_init first";
-    case Pmapi_NoSetProg: return "no program is set for this context: call pm_set_program* first";
-    case Pmapi_InvalidArg: return "invalid argument (a NULL pointer or a value out of range)";
+    case 0:
+      return "success";
+    case Pmapi_NoInit:
+      return "pmapi is not initialized: call pm_initialize or pm_init first";
+    case Pmapi_NoSetProg:
+      return "no program is set for this context: call pm_set_program* first";
+    case Pmapi_InvalidArg:
+      return "invalid argument (a NULL pointer or a value out of range)";
     case Pmapi_InvalidFilter:
       return "invalid filter: use PM_VERIFIED, PM_UNVERIFIED and/or PM_CAVEAT";
-    case Pmapi_InvalidProcType: return "unknown processor type";
+    case Pmapi_InvalidProcType:
+      return "unknown processor type";
     case Pmapi_InvalidEvent:
       return "event id not available on this counter under the initialized filter";
-    case Pmapi_InvalidGroup: return "unknown event-group id";
-    case Pmapi_NoEvents: return "the program counts no event: every counter is COUNT_NOTHING";
-    case Pmapi_Threshold: return "thresholds are not supported on Linux: set mode.b.threshold to 0";
+    case Pmapi_InvalidGroup:
+      return "unknown event-group id";
+    case Pmapi_NoEvents:
+      return "the program counts no event: every counter is COUNT_NOTHING";
+    case Pmapi_Threshold:
+      return "thresholds are not supported on Linux: set mode.b.threshold to 0";
     case Pmapi_NoDomain:
       return "the mode counts in no privilege level: set PM_USER and/or PM_KERNEL";
-    case Pmapi_InvalidCpu: return "no such online CPU";
-    case Pmapi_CpuNotCounted: return "this CPU was not counted since pm_set_program";
+    case Pmapi_InvalidCpu:
+      return "no such online CPU";
+    case Pmapi_CpuNotCounted:
+      return "this CPU was not counted since pm_set_program";
     case Pmapi_SysThreadConflict:
       return "a process has either the system-wide context or thread contexts, never both: "
              "delete the other first";
-    case Pmapi_Permission: return "the kernel refused for lack of privilege";
-    case Pmapi_NoHardware: return "the kernel cannot count this event on this machine";
-    case Pmapi_TooManyFiles: return "out of file descriptors";
-    case Pmapi_Malloc_Err: return "out of memory";
+    case Pmapi_Permission:
+      return "the kernel refused for lack of privilege";
+    case Pmapi_NoHardware:
+      return "the kernel cannot count this event on this machine";
+    case Pmapi_TooManyFiles:
+      return "out of file descriptors";
+    case Pmapi_Malloc_Err:
+      return "out of memory";
     case Pmapi_NotSchedulable:
       return "the kernel could not schedule the events together: program fewer events";
     case Pmapi_Multiplexed:
       return "the kernel multiplexed the counters: the counts cover only part of the time "
              "(pm_get_Tdata* gives the time counted)";
-    case Pmapi_NoSuchThread: return "no such process or thread";
-    case Pmapi_Unsupported: return "not supported on Linux";
+    case Pmapi_NoSuchThread:
+      return "no such process or thread";
+    case Pmapi_Unsupported:
+      return "not supported on Linux";
     case Pmapi_NotSystemWide:
       return "per-CPU reads need a system-wide program without proctree";
-    case Pmapi_GroupMember: return "the thread belongs to a counting group";
-    case Pmapi_KernelError: return "the kernel returned an unexpected error";
-    case Pmapi_BadCatalog: return "an event or group table is invalid";
-    case Pmapi_Busy: return "the counters are busy";
-    case Pmapi_Interrupted: return "interrupted system call";
-    case Pmapi_ShortRead: return "the kernel returned fewer bytes than expected";
+    case Pmapi_GroupMember:
+      return "the thread belongs to a counting group";
+    case Pmapi_KernelError:
+      return "the kernel returned an unexpected error";
+    case Pmapi_BadCatalog:
+      return "an event or group table is invalid";
+    case Pmapi_Busy:
+      return "the counters are busy";
+    case Pmapi_Interrupted:
+      return "interrupted system call";
+    case Pmapi_ShortRead:
+      return "the kernel returned fewer bytes than expected";
     case Pmapi_ProgExists:
       return "a program already exists for this context: call pm_delete_program* first";
-    case Pmapi_NotCounting: return "counting is not on";
+    case Pmapi_NotCounting:
+      return "counting is not on";
     case Pmapi_Unsupported_EBBThreadMode:
     case Pmapi_Invalid_EBB_handler_addr:
     case Pmapi_Invalid_EBB_data_addr:
@@ -137,7 +162,8 @@ const char *MessageFor(int code) {
     case Pmapi_EBB_Already_Exists:
     case Pmapi_EBB_NotSet:
       return "event-based branching is a POWER feature: not supported on Linux";
-    default: return "unknown pmapi error code";
+    default:
+      return "unknown pmapi error code";
   }
 }
 

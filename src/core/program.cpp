@@ -18,8 +18,8 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
                                           " is unknown: this release defines no event groups");
   }
   if (!mode.b.user && !mode.b.kernel) {
-    return Status(Pmapi_NoDomain, "mode.w is " + std::to_string(mode.w) +
-                                      ": neither PM_USER nor PM_KERNEL is set");
+    return Status(Pmapi_NoDomain,
+                  "mode.w is " + std::to_string(mode.w) + ": neither PM_USER nor PM_KERNEL is set");
   }
 
   Program program;

@@ -26,7 +26,7 @@ thread_local MyContextReaper t_reaper;
 }  // namespace
 
 struct Registry::State {
-  std::mutex mutex;  // guards everything below; held only briefly
+  std::mutex mutex;                     // guards everything below; held only briefly
   std::set<Context *> thread_contexts;  // every thread's own context, owned
   std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
   bool system_active = false;
@@ -40,8 +40,7 @@ Registry &Registry::Get() {
 }
 
 Registry::Registry() : state_(new State) {
-  pthread_atfork(&Registry::BeforeFork, &Registry::AfterForkInParent,
-                 &Registry::AfterForkInChild);
+  pthread_atfork(&Registry::BeforeFork, &Registry::AfterForkInParent, &Registry::AfterForkInChild);
 }
 
 Status Registry::CheckSystemAllowed() const {

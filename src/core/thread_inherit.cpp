@@ -28,8 +28,7 @@ namespace {
 using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 PthreadCreate RealPthreadCreate() {
-  static PthreadCreate real =
-      reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  static PthreadCreate real = reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
   return real;
 }
 
@@ -55,8 +54,10 @@ void *StartWithInheritedContext(void *raw) {
 }  // namespace
 }  // namespace pmapi
 
-extern "C" __attribute__((visibility("default"))) int pthread_create(
-    pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
+                                                                     const pthread_attr_t *attr,
+                                                                     void *(*routine)(void *),
+                                                                     void *arg) {
   using namespace pmapi;
   PthreadCreate real = RealPthreadCreate();
   const Context *creator = t_my_context;

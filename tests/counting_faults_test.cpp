@@ -1,0 +1,142 @@
+// What the counting core does when the kernel misbehaves, through the kernel
+// seam: a group it cannot schedule (0-byte read), multiplexing, a short read,
+// a failed open in the middle of a group. Never wrong numbers in silence,
+// never a leaked descriptor or a half-built context.
+#include <errno.h>
+#include <gtest/gtest.h>
+#include <stdint.h>
+
+#include <string>
+
+#include "support/counting.h"
+#include "support/fake_kernel.h"
+
+using namespace pmapi_test;
+
+namespace {
+
+// Reads through the real kernel, then rewrites what the caller sees.
+class ReadRewritingKernel : public FakeKernel {
+ public:
+  enum class Mode { kPass, kZeroBytes, kShort, kMultiplexed };
+  Mode mode = Mode::kPass;
+
+  ssize_t Read(int fd, void *buf, size_t size) override {
+    ssize_t n = FakeKernel::Read(fd, buf, size);
+    if (n <= 0) return n;
+    switch (mode) {
+      case Mode::kPass:
+        return n;
+      case Mode::kZeroBytes:
+        return 0;
+      case Mode::kShort:
+        return n - 8;
+      case Mode::kMultiplexed: {
+        uint64_t *words = static_cast<uint64_t *>(buf);
+        words[2] = words[1] / 2;  // time_running = half of time_enabled
+        return n;
+      }
+    }
+    return n;
+  }
+};
+
+class Faults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(InitializeAll());
+    getppid_ = EventId(kGetppid);
+    clock_ = EventId("task-clock");
+  }
+  void TearDown() override { pm_delete_program_mythread(); }
+  int getppid_ = COUNT_NOTHING;
+  int clock_ = COUNT_NOTHING;
+  ReadRewritingKernel kernel_;
+};
+
+TEST_F(Faults, UnschedulableGroupIsReportedNotZero) {
+  ScopedKernel scoped(&kernel_);
+  pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
+  ASSERT_EQ(pm_set_program_mythread(&prog), 0);
+  kernel_.mode = ReadRewritingKernel::Mode::kZeroBytes;
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_NotSchedulable);
+  EXPECT_NE(std::string(pm_strerror("", Pmapi_NotSchedulable)).find("fewer events"),
+            std::string::npos);
+  kernel_.mode = ReadRewritingKernel::Mode::kShort;
+  EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_ShortRead);
+  kernel_.mode = ReadRewritingKernel::Mode::kPass;
+  EXPECT_EQ(pm_get_data_mythread(&data), 0) << "the context is still usable";
+}
+
+TEST_F(Faults, MultiplexedCountsAreFilledAndFlagged) {
+  ScopedKernel scoped(&kernel_);
+  pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
+  ASSERT_EQ(pm_set_program_mythread(&prog), 0);
+  CallGetppid(10);
+  kernel_.mode = ReadRewritingKernel::Mode::kMultiplexed;
+  pm_data_t data;
+  pm_accu_time_t times;
+  EXPECT_EQ(pm_get_Tdata_mythread(&data, &times), Pmapi_Multiplexed);
+  EXPECT_EQ(data.accu[0], 10) << "raw counts, not scaled";
+  EXPECT_NE(std::string(pm_strerror("", Pmapi_Multiplexed)).find("50"), std::string::npos)
+      << "the message gives the share of time counted";
+  const uint64_t enabled =
+      (static_cast<uint64_t>(times.accu_timebase.tb_high) << 32) | times.accu_timebase.tb_low;
+  const uint64_t running =
+      (static_cast<uint64_t>(times.accu_purr.tb_high) << 32) | times.accu_purr.tb_low;
+  EXPECT_LT(running, enabled);
+}
+
+TEST_F(Faults, FailedOpenInTheMiddleLeavesNothingBehind) {
+  ScopedKernel scoped(&kernel_);
+  const int before = CountPerfDescriptors();
+  int opens = 0;
+  kernel_.SetPerfEventOpenHook([&](const perf_event_attr &) { return ++opens == 2 ? EMFILE : 0; });
+  pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
+  EXPECT_EQ(pm_set_program_mythread(&prog), Pmapi_TooManyFiles);
+  std::string message = pm_strerror("", Pmapi_TooManyFiles);
+  EXPECT_NE(message.find("task-clock"), std::string::npos) << message;
+  EXPECT_NE(message.find("counter 1"), std::string::npos) << message;
+  EXPECT_NE(message.find("ulimit"), std::string::npos) << message;
+  EXPECT_EQ(CountPerfDescriptors(), before) << "the leader opened first was closed";
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_NoSetProg) << "no half-built context";
+  kernel_.SetPerfEventOpenHook(nullptr);
+  EXPECT_EQ(pm_set_program_mythread(&prog), 0) << "a later set works";
+}
+
+TEST_F(Faults, KernelRefusalsBecomeCodesThatSayWhy) {
+  ScopedKernel scoped(&kernel_);
+  pm_prog_t prog = MakeProgram({getppid_}, PM_USER);
+  const struct {
+    int err;
+    int code;
+    const char *says;
+  } cases[] = {
+      {EACCES, Pmapi_Permission, "perf_event_paranoid"},
+      {EPERM, Pmapi_Permission, "CAP_PERFMON"},
+      {ENOENT, Pmapi_NoHardware, "PMU"},
+      {EOPNOTSUPP, Pmapi_NoHardware, "software events"},
+      {ENOMEM, Pmapi_Malloc_Err, "memory"},
+      {EBUSY, Pmapi_Busy, "exclusively"},
+      {EINVAL, Pmapi_KernelError, "EINVAL"},
+  };
+  for (const auto &c : cases) {
+    kernel_.Clear();
+    kernel_.FailWith(FakeKernel::Op::kPerfEventOpen, c.err);
+    EXPECT_EQ(pm_set_program_mythread(&prog), c.code) << strerror(c.err);
+    std::string message = pm_strerror("set", c.code);
+    EXPECT_NE(message.find(c.says), std::string::npos) << message;
+    EXPECT_NE(message.find(kGetppid), std::string::npos) << "names the event: " << message;
+  }
+  kernel_.Clear();
+  ASSERT_EQ(pm_set_program_mythread(&prog), 0);
+  kernel_.FailWith(FakeKernel::Op::kIoctl, EINTR);
+  EXPECT_EQ(pm_start_mythread(), Pmapi_Interrupted);
+  pm_prog_t got;
+  ASSERT_EQ(pm_get_program_mythread(&got), 0);
+  EXPECT_FALSE(got.mode.b.count) << "a failed start leaves counting off";
+}
+
+}  // namespace
