@@ -5,9 +5,9 @@
 // the call alone and writes the seconds to the pipe on descriptor 3.
 #include <benchmark/benchmark.h>
 #include <papi.h>
+#include <pmapi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pmapi.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>

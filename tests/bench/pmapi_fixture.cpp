@@ -17,7 +17,7 @@ std::vector<int> EventIds() {
       exit(1);
     }
     std::vector<int> found;
-    for (const std::string &name : FourSoftwareEventNames()) {
+    for (const std::string &name : EightSoftwareEventNames()) {
       for (int i = 0; i < info.maxevents[0]; ++i) {
         if (name == info.list_events[0][i].short_name) {
           found.push_back(info.list_events[0][i].event_id);
@@ -25,7 +25,7 @@ std::vector<int> EventIds() {
         }
       }
     }
-    if (found.size() != FourSoftwareEventNames().size()) {
+    if (found.size() != EightSoftwareEventNames().size()) {
       fprintf(stderr, "the catalog lacks one of the benchmark's software events\n");
       exit(1);
     }
@@ -41,7 +41,7 @@ pm_prog_t ProgramWithEvents(int n) {
   pm_prog_t prog;
   memset(&prog, 0, sizeof prog);
   for (int &event : prog.events) event = COUNT_NOTHING;
-  for (int i = 0; i < n; ++i) prog.events[i] = ids[i % ids.size()];
+  for (int i = 0; i < n; ++i) prog.events[i] = ids[i];
   prog.mode.w = PM_USER | PM_KERNEL;
   return prog;
 }

@@ -11,6 +11,6 @@
 // software events of raw_group.h on counters 0..3 in user and kernel mode.
 pm_prog_t FourEventProgram();
 
-// A program counting the first `n` of those events (1..8: beyond four, the
-// list wraps around so that every counter holds an event).
+// A program counting the first `n` (1..8) of raw_group.h's eight distinct
+// software events on counters 0..n-1.
 pm_prog_t ProgramWithEvents(int n);

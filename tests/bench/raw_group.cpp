@@ -5,24 +5,50 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const std::vector<RawEvent> &FourSoftwareEvents() {
-  static const std::vector<RawEvent> events = {
-      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-      {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS}};
+// Eight distinct software events: the first four are the ones every
+// self-monitoring benchmark counts; the scaling benchmarks take the first n.
+// Distinct events, so that n counters really are n kernel events.
+const std::vector<RawEvent> &EightSoftwareEvents() {
+  static const std::vector<RawEvent> events = {{PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+                                               {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES}};
   return events;
 }
 
-const std::vector<std::string> &FourSoftwareEventNames() {
-  static const std::vector<std::string> names = {"task-clock", "page-faults", "context-switches",
-                                                 "cpu-migrations"};
+const std::vector<std::string> &EightSoftwareEventNames() {
+  static const std::vector<std::string> names = {
+      "task-clock", "page-faults",  "context-switches", "cpu-migrations",
+      "cpu-clock",  "minor-faults", "major-faults",     "cgroup-switches"};
   return names;
 }
 
+const std::vector<std::string> &EightSoftwareEventPapiNames() {
+  static const std::vector<std::string> names = {
+      "perf::TASK-CLOCK", "perf::PAGE-FAULTS",  "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS",
+      "perf::CPU-CLOCK",  "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS",     "perf::CGROUP-SWITCHES"};
+  return names;
+}
+
+std::vector<RawEvent> SoftwareEvents(int n) {
+  return {EightSoftwareEvents().begin(), EightSoftwareEvents().begin() + n};
+}
+
+std::vector<std::string> SoftwareEventPapiNames(int n) {
+  return {EightSoftwareEventPapiNames().begin(), EightSoftwareEventPapiNames().begin() + n};
+}
+
+const std::vector<RawEvent> &FourSoftwareEvents() {
+  static const std::vector<RawEvent> events = SoftwareEvents(4);
+  return events;
+}
+
 const std::vector<std::string> &FourSoftwareEventPapiNames() {
-  static const std::vector<std::string> names = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-                                                 "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
+  static const std::vector<std::string> names = SoftwareEventPapiNames(4);
   return names;
 }
 
@@ -40,8 +66,8 @@ RawGroup::RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu) {
     const bool leader = fds_.empty();
     attr.disabled = leader;
     attr.pinned = leader;
-    int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, pid, cpu,
-                                      leader ? -1 : fds_[0], PERF_FLAG_FD_CLOEXEC));
+    int fd = static_cast<int>(
+        syscall(SYS_perf_event_open, &attr, pid, cpu, leader ? -1 : fds_[0], PERF_FLAG_FD_CLOEXEC));
     fds_.push_back(fd);
     if (fd < 0) return;
   }

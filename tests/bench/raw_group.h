@@ -14,10 +14,15 @@ struct RawEvent {
   uint64_t config;
 };
 
-// The four software events every self-monitoring benchmark counts.
+// Eight distinct software events, and their names in the catalog and PAPI.
+const std::vector<RawEvent> &EightSoftwareEvents();
+const std::vector<std::string> &EightSoftwareEventNames();
+const std::vector<std::string> &EightSoftwareEventPapiNames();
+// The first n (1..8) of them.
+std::vector<RawEvent> SoftwareEvents(int n);
+std::vector<std::string> SoftwareEventPapiNames(int n);
+// The first four: the events every self-monitoring benchmark counts.
 const std::vector<RawEvent> &FourSoftwareEvents();
-// Their names in the catalog and in PAPI.
-const std::vector<std::string> &FourSoftwareEventNames();
 const std::vector<std::string> &FourSoftwareEventPapiNames();
 
 class RawGroup {

@@ -1,9 +1,9 @@
 // Self-monitoring: the same four software events on the calling thread,
 // read / started+stopped / reset by hand, by libpmapi and by PAPI.
 #include <benchmark/benchmark.h>
-#include <papi.h>
 #include <unistd.h>
 
+#include "papi_set.h"
 #include "pmapi_fixture.h"
 #include "raw_group.h"
 
@@ -34,31 +34,8 @@ void BM_Read_Pmapi(benchmark::State &state) {
 }
 BENCHMARK(BM_Read_Pmapi);
 
-// PAPI with the same four events in one event set.
-struct PapiSet {
-  int set = PAPI_NULL;
-  bool ok = false;
-  PapiSet() {
-    if (PAPI_is_initialized() == PAPI_NOT_INITED &&
-        PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
-      return;
-    }
-    if (PAPI_create_eventset(&set) != PAPI_OK) return;
-    for (const std::string &name : FourSoftwareEventPapiNames()) {
-      if (PAPI_add_named_event(set, name.c_str()) != PAPI_OK) return;
-    }
-    ok = true;
-  }
-  ~PapiSet() {
-    long long values[4];
-    PAPI_stop(set, values);
-    PAPI_cleanup_eventset(set);
-    PAPI_destroy_eventset(&set);
-  }
-};
-
 void BM_Read_Papi(benchmark::State &state) {
-  PapiSet papi;
+  PapiSet papi(FourSoftwareEventPapiNames());
   if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
   long long values[4];
   for (auto _ : state) {
@@ -90,7 +67,7 @@ void BM_StartStop_Pmapi(benchmark::State &state) {
 BENCHMARK(BM_StartStop_Pmapi);
 
 void BM_StartStop_Papi(benchmark::State &state) {
-  PapiSet papi;
+  PapiSet papi(FourSoftwareEventPapiNames());
   if (!papi.ok) return state.SkipWithError("PAPI set-up");
   long long values[4];
   for (auto _ : state) {
@@ -119,7 +96,7 @@ void BM_Reset_Pmapi(benchmark::State &state) {
 BENCHMARK(BM_Reset_Pmapi);
 
 void BM_Reset_Papi(benchmark::State &state) {
-  PapiSet papi;
+  PapiSet papi(FourSoftwareEventPapiNames());
   if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
   for (auto _ : state) PAPI_reset(papi.set);
 }

@@ -1,0 +1,17 @@
+// pmcost's command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct Options {
+  long iterations = 10000;
+  // Catalog short names, one per counter.
+  std::vector<std::string> events = {"task-clock", "page-faults", "context-switches",
+                                     "cpu-migrations"};
+  bool help = false;
+};
+
+// Parses argv; on a bad argument prints why to stderr and returns false.
+bool ParseOptions(int argc, char **argv, Options *options);
+void PrintUsage(const char *program);

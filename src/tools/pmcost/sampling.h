@@ -1,0 +1,38 @@
+// Timing one call at a time, and timing pm_initialize in fresh processes.
+#pragma once
+
+#include <time.h>
+
+#include <vector>
+
+inline double NowNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
+
+// Calls `call` `n` times and returns each call's time in ns. A few untimed
+// calls first, so that lazy binding and first-touch faults stay out.
+template <typename Call>
+std::vector<double> Sample(long n, Call call) {
+  for (int i = 0; i < 16; ++i) call();
+  std::vector<double> ns;
+  ns.reserve(static_cast<size_t>(n));
+  for (long i = 0; i < n; ++i) {
+    double start = NowNs();
+    call();
+    ns.push_back(NowNs() - start);
+  }
+  return ns;
+}
+
+// The environment variable that turns pmcost into the pm_initialize child.
+constexpr const char kColdChildVariable[] = "PMCOST_COLD_INIT";
+
+// Runs pm_initialize once in each of `runs` freshly exec'd copies of this
+// program (a forked copy would inherit an already-built catalog); returns the
+// times in ns, or an empty vector if a child failed.
+std::vector<double> SampleColdInitialize(int runs);
+
+// The child's side: initialize, write the ns to descriptor 3, exit status.
+int RunColdInitializeChild();

@@ -1,0 +1,30 @@
+#!/bin/sh
+# pmcost smoke test: a short run prints every row, and each timed row has
+# min <= median <= p99 with a median between 1 ns and 1 s. The system-wide
+# row may say "skipped: needs root or CAP_PERFMON" when not privileged.
+set -eu
+pmcost=$1
+"$pmcost" --help | grep -q "Usage:"
+out=$("$pmcost" -n 200)
+printf '%s\n' "$out"
+status=0
+for row in "pm_get_data_mythread " "pm_start_mythread+pm_stop_mythread " \
+           "pm_reset_data_mythread " "pm_set_program_mythread+pm_delete_program_mythread " \
+           "pm_get_data (system-wide" "pm_initialize (fresh process"; do
+  line=$(printf '%s\n' "$out" | grep -F -- "$row" || true)
+  if [ -z "$line" ]; then
+    echo "FAIL: no row '$row'"; status=1; continue
+  fi
+  case $line in
+    *"skipped: needs root or CAP_PERFMON"*)
+      [ "$(id -u)" -ne 0 ] && continue
+      echo "FAIL: '$row' skipped although running as root"; status=1; continue ;;
+    *skipped*) echo "FAIL: $line"; status=1; continue ;;
+  esac
+  # The last three fields are min, median and p99.
+  if ! printf '%s\n' "$line" | awk '{ min = $(NF-2); med = $(NF-1); p99 = $NF;
+        exit !(min > 0 && min <= med && med <= p99 && med >= 1 && med < 1e9) }'; then
+    echo "FAIL: implausible numbers: $line"; status=1
+  fi
+done
+exit $status
