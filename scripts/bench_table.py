@@ -1,0 +1,111 @@
+"""Prints the benchmark table: median per call, and ratios to the raw kernel
+path and to PAPI measured in the same run (Google Benchmark JSON in argv[1]).
+A row whose ratio breaks its target says MISSED."""
+import json
+import sys
+
+RAW_TARGET = 1.10  # every hot call at most 1.10x the raw kernel path
+PAPI_TARGET = 1.00  # and no slower than PAPI
+
+# (row label, libpmapi benchmark, raw benchmark, PAPI benchmark, target vs raw)
+ROWS = [
+    ("read, 4 events (pm_get_data_mythread)", "BM_Read_Pmapi", "BM_Read_Raw", "BM_Read_Papi",
+     RAW_TARGET),
+    ("start+stop (pm_start/stop_mythread)", "BM_StartStop_Pmapi", "BM_StartStop_Raw",
+     "BM_StartStop_Papi", RAW_TARGET),
+    ("reset (pm_reset_data_mythread)", "BM_Reset_Pmapi", "BM_Reset_Raw", "BM_Reset_Papi",
+     RAW_TARGET),
+    ("system-wide read, all CPUs (pm_get_data)", "BM_SystemRead_Pmapi", "BM_SystemRead_Raw", None,
+     RAW_TARGET),
+    ("system-wide _cpu loop (pm_get_data_cpu)", "BM_SystemCpuLoop_Pmapi", "BM_SystemRead_Raw", None,
+     RAW_TARGET),
+    ("set+delete (pm_set/delete_program_mythread)", "BM_SetDelete_Pmapi", "BM_SetDelete_Raw", None,
+     None),
+    ("cold init (pm_initialize vs PAPI_library_init)", "BM_ColdInit_Pmapi", None, "BM_ColdInit_Papi",
+     None),
+]
+ROWS += [(f"read, {n} event{'s' if n > 1 else ''} (pm_get_data_mythread)", f"BM_ReadN_Pmapi/{n}",
+          f"BM_ReadN_Raw/{n}", f"BM_ReadN_Papi/{n}", RAW_TARGET) for n in range(1, 9)]
+ROWS += [(f"read in {t} thread{'s' if t > 1 else ''} at once, per read",
+          f"BM_ThreadRead_Pmapi/real_time/threads:{t}", f"BM_ThreadRead_Raw/real_time/threads:{t}",
+          None, RAW_TARGET) for t in (1, 2, 4, 8, 16)]
+# Set-up cost is not a hot call: no target, the ratio is shown for scale.
+SET_SIZES = (1, 2, 4, 8)
+
+
+def load(path):
+    """Median real time in ns and the counters of each benchmark run name."""
+    with open(path) as f:
+        data = json.load(f)
+    times, counters = {}, {}
+    for bench in data["benchmarks"]:
+        if bench.get("aggregate_name") != "median":
+            continue
+        name = bench["run_name"]
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6}[bench["time_unit"]]
+        times[name] = bench["real_time"] * scale
+        counters[name] = bench
+        # Unparametrized benchmarks are also known by their bare name
+        # (BM_ColdInit_Pmapi/manual_time as BM_ColdInit_Pmapi).
+        times.setdefault(name.split("/")[0], times[name])
+    return data.get("context", {}), times, counters
+
+
+def pretty(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} us"
+    return f"{ns:.0f} ns"
+
+
+def row(m, label, ours, raw, papi, target):
+    if ours not in m:
+        return f"| {label} | skipped | | | | | |"
+    cells = [label, pretty(m[ours])]
+    verdicts = []
+    for peer, limit, what in ((raw, target, "raw"), (papi, PAPI_TARGET, "PAPI")):
+        if peer and peer in m:
+            ratio = m[ours] / m[peer]
+            cells += [pretty(m[peer]), f"{ratio:.2f}"]
+            if limit is not None and (what == "raw" or target is not None or raw is None):
+                verdicts.append("met" if ratio <= limit else f"MISSED vs {what} (> {limit:.2f})")
+        else:
+            cells += ["", ""]
+    cells.append(", ".join(verdicts))
+    return "| " + " | ".join(cells) + " |"
+
+
+def main():
+    context, m, counters = load(sys.argv[1])
+    print("| call | libpmapi | raw kernel | x raw | PAPI | x PAPI | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for spec in ROWS:
+        print(row(m, *spec))
+
+    print()
+    print("System-wide set+delete (pm_set_program + pm_delete_program), per descriptor "
+          "(events x CPUs); set-up, so no target:")
+    print()
+    print("| events | descriptors | libpmapi total | per descriptor | raw total | per descriptor "
+          "| x raw |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n in SET_SIZES:
+        ours, raw = f"BM_SystemSetDelete_Pmapi/{n}", f"BM_SystemSetDelete_Raw/{n}"
+        if ours not in m:
+            print(f"| {n} | | skipped | | | | |")
+            continue
+        descriptors = counters[ours].get("descriptors", 0) or 1
+        cells = [str(n), f"{descriptors:.0f}", pretty(m[ours]), pretty(m[ours] / descriptors)]
+        if raw in m:
+            cells += [pretty(m[raw]), pretty(m[raw] / descriptors), f"{m[ours] / m[raw]:.2f}"]
+        else:
+            cells += ["", "", ""]
+        print("| " + " | ".join(cells) + " |")
+    if context:
+        print()
+        print(f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
+              f"load average {context.get('load_avg', '?')}, {context.get('date', '')}")
+
+
+main()
