@@ -14,3 +14,9 @@ if(TARGET netbsd_tool_test)
     PMC_TOOL_PATH="$<TARGET_FILE:pmc_tool>"
     GETPPID_CALLS_PATH="$<TARGET_FILE:netbsd_getppid_calls>")
 endif()
+
+# The installed tree: header, pmc.pc, libpmc.so and bin/pmc, used as a client would.
+add_test(NAME install.netbsd_client
+         COMMAND ${PROJECT_SOURCE_DIR}/compat/netbsd/tests/install_client.sh ${PROJECT_BINARY_DIR}
+                 ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_C_COMPILER})
+set_tests_properties(install.netbsd_client PROPERTIES TIMEOUT 300)
