@@ -9,6 +9,7 @@
 #include "catalog/catalog.h"
 #include "catalog/event_groups.h"
 #include "catalog/event_lists.h"
+#include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
 #include "core/last_error.h"
 
@@ -51,6 +52,13 @@ Status CheckArguments(int filter, const void *pminfo, int proctype) {
   return pmapi::Catalog::Get().load_status();
 }
 
+// The groups/ tables are read only when groups are asked for, so their load error is reported
+// only then (and by programs with mode.b.is_group).
+Status CheckGroups(int filter) {
+  if (!(filter & PM_GET_GROUPS)) return Status::Ok();
+  return pmapi::GroupCatalog::Get().load_status();
+}
+
 void FillGroups(int filter, pm_groups_info_t *pmgroups) {
   if (!(filter & PM_GET_GROUPS) || !pmgroups) return;
   pmapi::EventGroupList groups = pmapi::EventGroupsForFilter(filter & pmapi::kStatusFilterMask);
@@ -64,6 +72,7 @@ extern "C" {
 
 int pm_initialize(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups, int proctype) {
   Status status = CheckArguments(filter, pminfo, proctype);
+  if (status.ok()) status = CheckGroups(filter);
   if (!status.ok()) return pmapi::Report(status);
   int status_filter = filter & pmapi::kStatusFilterMask;
   const pmapi::EventLists2 &lists = pmapi::EventListsForFilter2(status_filter);
@@ -92,6 +101,7 @@ int pm_init(int filter, pm_info_t *pminfo, ...) {
     va_end(args);
   }
   Status status = CheckArguments(filter, pminfo, PM_CURRENT);
+  if (status.ok()) status = CheckGroups(filter);
   if (!status.ok()) return pmapi::Report(status);
   int status_filter = filter & pmapi::kStatusFilterMask;
   const pmapi::EventLists1 &lists = pmapi::EventListsForFilter1(status_filter);

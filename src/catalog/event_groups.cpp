@@ -1,8 +1,94 @@
-// No event groups are defined yet (see event_groups.h).
+// Building and caching the per-filter group lists, and the is_group lookup.
 #include "catalog/event_groups.h"
 
-namespace pmapi {
+#include <stdio.h>
 
-EventGroupList EventGroupsForFilter(int /*status_filter*/) { return EventGroupList{}; }
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "catalog/group_catalog.h"
+#include "catalog/init_state.h"
+
+namespace pmapi {
+namespace {
+
+bool Listed(const ResolvedGroup &group, int status_filter) {
+  if (!group.missing_member.empty()) return false;
+  for (const CatalogEvent *member : group.members) {
+    if (!PassesFilter(member->status, status_filter)) return false;
+  }
+  return true;
+}
+
+char *Text(const std::string &text) { return const_cast<char *>(text.c_str()); }
+
+EventGroupList Make(int status_filter) {
+  std::vector<const ResolvedGroup *> listed;
+  for (const ResolvedGroup &group : GroupCatalog::Get().groups()) {
+    if (Listed(group, status_filter)) listed.push_back(&group);
+  }
+  EventGroupList list;
+  list.count = static_cast<int>(listed.size());
+  if (listed.empty()) return list;  // maxgroups 0, no array
+  list.groups = new pm_groups_t[listed.size()]();
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const ResolvedGroup &group = *listed[i];
+    // PAPI and others read MAX_COUNTERS entries whatever the group's size.
+    int *events = new int[MAX_COUNTERS];
+    for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
+      size_t member = static_cast<size_t>(counter);
+      events[counter] = member < group.members.size() ? group.members[member]->id : COUNT_NOTHING;
+    }
+    list.groups[i].group_id = group.record.id;
+    list.groups[i].events = events;
+    list.groups[i].short_name = Text(group.record.short_name);
+    list.groups[i].long_name = Text(group.record.long_name);
+    list.groups[i].description = Text(group.record.description);
+  }
+  return list;
+}
+
+std::string Hex(int value) {
+  char text[16];
+  snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
+  return text;
+}
+
+std::mutex g_mutex;
+EventGroupList *g_lists[kStatusFilterMask + 1];
+
+}  // namespace
+
+EventGroupList EventGroupsForFilter(int status_filter) {
+  status_filter &= kStatusFilterMask;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_lists[status_filter]) g_lists[status_filter] = new EventGroupList(Make(status_filter));
+  return *g_lists[status_filter];
+}
+
+Status GroupMembersForProgram(int group_id, int members[MAX_COUNTERS]) {
+  const GroupCatalog &groups = GroupCatalog::Get();
+  if (!groups.load_status().ok()) return groups.load_status();
+  const ResolvedGroup *group = groups.FindId(group_id);
+  std::string prefix = "event-group id " + std::to_string(group_id);
+  if (!group) return Status(Pmapi_InvalidGroup, prefix + " is unknown (groups/README.md)");
+  prefix += " (" + group->record.short_name + ")";
+  if (!group->missing_member.empty()) {
+    return Status(Pmapi_InvalidGroup, prefix + " needs " + group->missing_member +
+                                          ", which this machine's event catalog lacks");
+  }
+  int filter = ActiveFilter();
+  if (!Listed(*group, filter)) {
+    return Status(Pmapi_InvalidGroup, prefix + " is not in the list pm_initialize returned for " +
+                                          "filter " + Hex(filter) + ": a member's status is " +
+                                          "filtered out");
+  }
+  for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
+    size_t member = static_cast<size_t>(counter);
+    members[counter] = member < group->members.size() ? group->members[member]->id : COUNT_NOTHING;
+  }
+  return Status::Ok();
+}
 
 }  // namespace pmapi

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "catalog/event_groups.h"
 
 namespace pmapi {
 
@@ -13,9 +14,12 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
     return Status(Pmapi_Threshold, "mode.b.threshold is " + std::to_string(mode.b.threshold) +
                                        "; no Linux event supports a threshold");
   }
+  // With is_group, events[0] names a group whose members go on counters 0..n-1; the events
+  // as the client passed them are still what pm_get_program* hands back.
+  int group_members[MAX_COUNTERS] = {};
   if (mode.b.is_group) {
-    return Status(Pmapi_InvalidGroup, "event-group id " + std::to_string(prog.events[0]) +
-                                          " is unknown: this release defines no event groups");
+    Status status = GroupMembersForProgram(prog.events[0], group_members);
+    if (!status.ok()) return status;
   }
   if (!mode.b.user && !mode.b.kernel) {
     return Status(Pmapi_NoDomain,
@@ -25,8 +29,8 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
   Program program;
   program.mode_ = mode;
   for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
-    const int id = prog.events[counter];
-    program.events_as_set_[counter] = id;
+    const int id = mode.b.is_group ? group_members[counter] : prog.events[counter];
+    program.events_as_set_[counter] = prog.events[counter];
     if (id == COUNT_NOTHING) continue;
     ProgrammedEvent event;
     event.counter = counter;

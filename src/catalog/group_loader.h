@@ -1,0 +1,18 @@
+// Gathers the group records: the compiled-in groups/*.grp, then $PMAPI_GROUPS_DIR/*.grp, with
+// the same override rules as the event tables (groups/README.md).
+#pragma once
+
+#include <vector>
+
+#include "catalog/group_parser.h"
+#include "core/status.h"
+
+namespace pmapi {
+
+constexpr const char *kGroupsDirVariable = "PMAPI_GROUPS_DIR";
+
+// Fills `records` sorted by id. Returns the first error met (file and line in the detail);
+// the records are then still the usable ones (a bad file contributes nothing).
+Status LoadGroupTables(std::vector<GroupRecord> *records);
+
+}  // namespace pmapi

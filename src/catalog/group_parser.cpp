@@ -1,0 +1,195 @@
+// The groups/*.grp parser: a header line per group, then its "events" and "metric" lines.
+#include "catalog/group_parser.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "pmapi.h"
+
+namespace pmapi {
+namespace {
+
+constexpr size_t kHeaderFields = 4;
+
+std::string Trim(const std::string &text) {
+  const char *blanks = " \t\r";
+  size_t begin = text.find_first_not_of(blanks);
+  if (begin == std::string::npos) return "";
+  size_t end = text.find_last_not_of(blanks);
+  return text.substr(begin, end - begin + 1);
+}
+
+std::vector<std::string> Split(const std::string &text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t end = text.find(separator, start);
+    parts.push_back(Trim(text.substr(start, end - start)));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::vector<std::string> Words(const std::string &text) {
+  std::vector<std::string> words;
+  size_t position = 0;
+  for (;;) {
+    size_t begin = text.find_first_not_of(" \t", position);
+    if (begin == std::string::npos) return words;
+    size_t end = text.find_first_of(" \t", begin);
+    words.push_back(text.substr(begin, end - begin));
+    if (end == std::string::npos) return words;
+    position = end;
+  }
+}
+
+bool HasBlank(const std::string &text) { return text.find_first_of(" \t") != std::string::npos; }
+
+bool ParseId(const std::string &text, int *id) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  errno = 0;
+  long value = strtol(text.c_str(), nullptr, 10);
+  if (errno != 0 || value < kFirstGroupId || value > kLastGroupId) return false;
+  *id = static_cast<int>(value);
+  return true;
+}
+
+// "id | short name | long name | description"; returns "" or what is wrong.
+std::string ParseHeader(const std::string &line, GroupRecord *group) {
+  std::vector<std::string> fields = Split(line, '|');
+  if (fields.size() != kHeaderFields) {
+    return "a group header has " + std::to_string(kHeaderFields) +
+           " fields separated by '|' (id | short name | long name | description), found " +
+           std::to_string(fields.size());
+  }
+  if (!ParseId(fields[0], &group->id)) {
+    return "group id '" + fields[0] + "' is not an integer in " + std::to_string(kFirstGroupId) +
+           ".." + std::to_string(kLastGroupId);
+  }
+  group->short_name = fields[1];
+  if (group->short_name.empty()) return "empty short name";
+  if (HasBlank(group->short_name)) return "short name '" + group->short_name + "' contains a space";
+  group->long_name = fields[2];
+  if (group->long_name.empty()) return "empty long name";
+  group->description = fields[3];
+  if (group->description.empty()) return "empty description";
+  return "";
+}
+
+// "events NAME NAME ..."; returns "" or what is wrong.
+std::string ParseEvents(const std::string &rest, GroupRecord *group) {
+  if (!group->members.empty()) return "a second 'events' line for group " + group->short_name;
+  std::vector<std::string> names = Words(rest);
+  if (names.empty()) return "'events' lists no event";
+  if (names.size() > MAX_COUNTERS) {
+    return std::to_string(names.size()) + " events, but a group holds at most " +
+           std::to_string(MAX_COUNTERS);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
+        names.begin() + static_cast<std::ptrdiff_t>(i)) {
+      return "event '" + names[i] + "' is listed twice";
+    }
+  }
+  group->members = std::move(names);
+  return "";
+}
+
+// "metric NAME = FORMULA"; returns "" or what is wrong.
+std::string ParseMetric(const std::string &rest, GroupRecord *group) {
+  if (group->members.empty()) return "a 'metric' line before the group's 'events' line";
+  size_t equals = rest.find('=');
+  if (equals == std::string::npos) return "a metric is 'metric NAME = FORMULA'; '=' is missing";
+  GroupMetric metric;
+  metric.name = Trim(rest.substr(0, equals));
+  metric.formula = Trim(rest.substr(equals + 1));
+  if (metric.name.empty()) return "empty metric name";
+  if (HasBlank(metric.name)) return "metric name '" + metric.name + "' contains a space";
+  for (const GroupMetric &other : group->metrics) {
+    if (other.name == metric.name) return "metric '" + metric.name + "' is defined twice";
+  }
+  std::string problem = Formula::Parse(metric.formula, group->members, &metric.compiled);
+  if (!problem.empty()) return "metric '" + metric.name + "': " + problem;
+  group->metrics.push_back(std::move(metric));
+  return "";
+}
+
+// Splits "keyword rest" at the first blank.
+void Keyword(const std::string &line, std::string *keyword, std::string *rest) {
+  size_t blank = line.find_first_of(" \t");
+  *keyword = line.substr(0, blank);
+  *rest = blank == std::string::npos ? "" : Trim(line.substr(blank));
+}
+
+}  // namespace
+
+Status ParseGroupTable(const std::string &label, const std::string &text,
+                       std::vector<GroupRecord> *records) {
+  std::vector<GroupRecord> parsed;
+  std::unordered_map<int, std::string> origin_of_id;
+  std::unordered_map<std::string, std::string> origin_of_name;
+  // A group is complete when the next header (or the end) arrives; it must have events.
+  auto finish = [&](const std::string &where) -> Status {
+    if (!parsed.empty() && parsed.back().members.empty()) {
+      return Status(Pmapi_BadCatalog, parsed.back().origin + ": group " + parsed.back().short_name +
+                                          " has no 'events' line" +
+                                          (where.empty() ? "" : " before " + where));
+    }
+    return Status::Ok();
+  };
+  size_t line_start = 0;
+  for (int line_number = 1; line_start < text.size(); ++line_number) {
+    size_t line_end = text.find('\n', line_start);
+    std::string line = Trim(text.substr(line_start, line_end - line_start));
+    line_start = line_end == std::string::npos ? text.size() : line_end + 1;
+    if (line.empty() || line[0] == '#') continue;
+
+    std::string origin = label + ":" + std::to_string(line_number);
+    std::string keyword, rest, problem;
+    Keyword(line, &keyword, &rest);
+    // Only headers have '|' fields (and they start with the id).
+    if (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos) {
+      Status complete = finish(origin);
+      if (!complete.ok()) return complete;
+      GroupRecord group;
+      problem = ParseHeader(line, &group);
+      if (problem.empty()) {
+        group.origin = origin;
+        auto id_seen = origin_of_id.emplace(group.id, origin);
+        auto name_seen = origin_of_name.emplace(group.short_name, origin);
+        if (!id_seen.second) {
+          problem = "group id " + std::to_string(group.id) + " is already used at " +
+                    id_seen.first->second;
+        } else if (!name_seen.second) {
+          problem = "group short name '" + group.short_name + "' is already used at " +
+                    name_seen.first->second;
+        }
+        parsed.push_back(std::move(group));
+      }
+    } else if (keyword == "events" || keyword == "metric") {
+      if (parsed.empty()) {
+        problem = "'" + keyword + "' before any group header (id | short name | long name | " +
+                  "description)";
+      } else if (keyword == "events") {
+        problem = ParseEvents(rest, &parsed.back());
+      } else {
+        problem = ParseMetric(rest, &parsed.back());
+      }
+    } else {
+      problem = "expected a group header (id | short name | long name | description), an " +
+                std::string("'events' line or a 'metric' line, found '") + keyword + "'";
+    }
+    if (!problem.empty()) return Status(Pmapi_BadCatalog, origin + ": " + problem);
+  }
+  Status complete = finish("");
+  if (!complete.ok()) return complete;
+  records->insert(records->end(), std::make_move_iterator(parsed.begin()),
+                  std::make_move_iterator(parsed.end()));
+  return Status::Ok();
+}
+
+}  // namespace pmapi
