@@ -6,31 +6,13 @@
 
 #include <unordered_map>
 
+#include "catalog/text_fields.h"
 #include "pmapi.h"
 
 namespace pmapi {
 namespace {
 
 constexpr size_t kFieldCount = 6;
-
-std::string Trim(const std::string &text) {
-  const char *blanks = " \t\r";
-  size_t begin = text.find_first_not_of(blanks);
-  if (begin == std::string::npos) return "";
-  size_t end = text.find_last_not_of(blanks);
-  return text.substr(begin, end - begin + 1);
-}
-
-std::vector<std::string> Split(const std::string &text, char separator) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t end = text.find(separator, start);
-    parts.push_back(Trim(text.substr(start, end - start)));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
 
 bool ParseId(const std::string &text, int *id) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
