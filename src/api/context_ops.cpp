@@ -1,16 +1,44 @@
 #include "api/context_ops.h"
 
 #include "core/last_error.h"
+#include "core/registry.h"
 #include "core/timebase.h"
 
 namespace pmapi {
 namespace {
 
 void Stamp(timebasestruct_t *stamp) {
-  if (stamp) TicksToTimebase(MonotonicNanos(), stamp);
+  if (stamp) StampNow(stamp);
+}
+
+int FinishRead(const Status &status, const CountTimes &counted, timebasestruct_t *stamp,
+               pm_accu_time_t *times) {
+  int rc = Report(status);
+  Stamp(stamp);
+  if (times) {
+    // accu_timebase: time the counters were enabled; PURR and SPURR (POWER
+    // processor-utilization registers): the time they actually ran.
+    TicksToTimebase(counted.enabled, &times->accu_timebase);
+    TicksToTimebase(counted.running, &times->accu_purr);
+    TicksToTimebase(counted.running, &times->accu_spurr);
+  }
+  return rc;
 }
 
 }  // namespace
+
+void StampNow(timebasestruct_t *stamp) { TicksToTimebase(MonotonicNanos(), stamp); }
+
+Context *MyContext() {
+  Context *mine = t_my_context;
+  // A deleted counting group took its members' contexts with it (§1.3); the
+  // member's thread drops what is left of its own at its next call.
+  if (mine && mine->group() && mine->group()->revoked()) {
+    Registry::Get().DropMyThread();
+    return nullptr;
+  }
+  return mine;
+}
 
 int NoProgram(const char *family) {
   return Report(Pmapi_NoSetProg, std::string("no ") + family + " program is set");
@@ -28,33 +56,41 @@ int GetProgramOf(const Context *context, pm_prog_t *prog) {
 }
 
 int StartContext(Context *context, timebasestruct_t *stamp) {
-  int rc = Report(context->Start());
+  CountingGroup *group = context->group();
+  int rc = Report(group ? group->MemberStart(context) : context->Start());
   if (rc == 0) Stamp(stamp);
   return rc;
 }
 
 int StopContext(Context *context, timebasestruct_t *stamp) {
-  int rc = Report(context->Stop());
+  CountingGroup *group = context->group();
+  int rc = Report(group ? group->MemberStop(context) : context->Stop());
   if (rc == 0) Stamp(stamp);
   return rc;
 }
 
-int ResetContext(Context *context) { return Report(context->Reset()); }
+int ResetContext(Context *context) {
+  CountingGroup *group = context->group();
+  return Report(group ? group->MemberReset(context) : context->Reset());
+}
+
+void DeleteContext(std::unique_ptr<Context> context) {
+  if (context && context->group()) context->group()->Depart(std::move(context));
+}
 
 int ReadContext(const Context *context, int group_index, pm_data_t *data, timebasestruct_t *stamp,
                 pm_accu_time_t *times) {
   if (!data) return Report(Pmapi_InvalidArg, "data is NULL");
   CountTimes counted;
-  int rc = Report(context->Read(group_index, data, times ? &counted : nullptr));
-  Stamp(stamp);
-  if (times) {
-    // accu_timebase: time the counters were enabled; PURR and SPURR (POWER
-    // processor-utilization registers): the time they actually ran.
-    TicksToTimebase(counted.enabled, &times->accu_timebase);
-    TicksToTimebase(counted.running, &times->accu_purr);
-    TicksToTimebase(counted.running, &times->accu_spurr);
-  }
-  return rc;
+  Status status = context->Read(group_index, data, times ? &counted : nullptr);
+  return FinishRead(status, counted, stamp, times);
+}
+
+int ReadGroup(CountingGroup *group, pm_data_t *data, timebasestruct_t *stamp,
+              pm_accu_time_t *times) {
+  CountTimes counted;
+  Status status = group->Read(data, times ? &counted : nullptr);
+  return FinishRead(status, counted, stamp, times);
 }
 
 }  // namespace pmapi

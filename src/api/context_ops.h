@@ -3,8 +3,11 @@
 // the pmapi code and records the failure for pm_strerror.
 #pragma once
 
+#include <memory>
+
 #include "api/export.h"
 #include "core/context.h"
+#include "core/counting_group.h"
 
 namespace pmapi {
 
@@ -17,8 +20,23 @@ int ResetContext(Context *context);
 int ReadContext(const Context *context, int group_index, pm_data_t *data, timebasestruct_t *stamp,
                 pm_accu_time_t *times);
 
+// A counting group's data, with its ginfo.
+int ReadGroup(CountingGroup *group, pm_data_t *data, timebasestruct_t *stamp,
+              pm_accu_time_t *times);
+
+// Deletes a context its owner took out of the registry; a counting-group
+// member leaves its group instead (its data is subtracted, §1.5).
+void DeleteContext(std::unique_ptr<Context> context);
+
 // Validates and translates a client program; Pmapi_InvalidArg for NULL.
 Status ProgramFromClient(const pm_prog_t *prog, Program *out);
+
+// The calling thread's own context, or null (also when its counting group was
+// deleted, which drops it).
+Context *MyContext();
+
+// Fills `stamp` with the time now, as pm_tstart*/pm_tstop* return it.
+void StampNow(timebasestruct_t *stamp);
 
 // The family-level failure for a missing context, naming the family.
 int NoProgram(const char *family);

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "api/context_ops.h"
-#include "core/kernel.h"
+#include "api/targets.h"
 #include "core/last_error.h"
 #include "core/registry.h"
 
@@ -15,32 +15,6 @@ using namespace pmapi;
 namespace {
 
 constexpr const char kFamily[] = "third-party thread";
-
-// M:N pthread ids have no meaning on Linux (every pthread is a kernel
-// thread): only tid selects the target; ptid must be 0 or accompany a tid.
-Status CheckTarget(pid_t pid, tid_t tid, ptid_t ptid) {
-  if (tid == 0 && ptid != 0) {
-    return Status(Pmapi_Unsupported, "ptid " + std::to_string(ptid) +
-                                         " without a tid: Linux has no M:N threads; pass the "
-                                         "kernel thread id as tid");
-  }
-  if (pid <= 0 || tid <= 0) {
-    return Status(Pmapi_InvalidArg, "pid " + std::to_string(pid) + " and tid " +
-                                        std::to_string(tid) + " must both be positive");
-  }
-  return Status::Ok();
-}
-
-Status TargetExists(pid_t pid, tid_t tid) {
-  std::string stat;
-  const std::string path =
-      "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat";
-  if (CurrentKernel().ReadFile(path, &stat) < 0) {
-    return Status(Pmapi_NoSuchThread, "thread " + std::to_string(tid) + " of process " +
-                                          std::to_string(pid) + " does not exist");
-  }
-  return Status::Ok();
-}
 
 int Set(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
   Status status = CheckTarget(pid, tid, ptid);
@@ -58,10 +32,8 @@ int Set(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
   if (status.ok()) status = TargetExists(pid, tid);
   std::unique_ptr<Context> context;
   if (status.ok()) {
-    GroupTarget target;
-    target.pid = tid;
-    target.description = "thread " + std::to_string(tid) + " of process " + std::to_string(pid);
-    status = Context::Create(std::move(program), {target}, prog->mode.b.count, &context);
+    status =
+        Context::Create(std::move(program), {ThreadTarget(pid, tid)}, prog->mode.b.count, &context);
   }
   if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(context));
   return Report(status);
@@ -81,7 +53,7 @@ int WithTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
 
 int Delete(pid_t pid, tid_t tid, ptid_t ptid) {
   return WithTarget(pid, tid, ptid, [&](Context *) {
-    Registry::Get().DropTarget(pid, tid);
+    DeleteContext(Registry::Get().TakeTarget(pid, tid));
     return 0;
   });
 }

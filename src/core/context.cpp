@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "core/counting_group.h"
+
 namespace pmapi {
 
 Status Context::Create(Program program, const std::vector<GroupTarget> &targets, bool start,
@@ -27,14 +29,22 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
   return Status::Ok();
 }
 
+Context::~Context() {
+  // A member that dies keeps its contribution in the group's totals (the
+  // kernel's inherited counters hold it); the group only forgets the member.
+  if (group_) group_->Forget(this);
+}
+
 Status Context::Start() {
-  for (const CounterGroup &group : groups_) {
-    Status status = group.Enable();
-    if (!status.ok()) {
-      // Leave no CPU counting while the caller is told counting failed.
-      for (const CounterGroup &other : groups_) other.Disable();
-      counting_ = false;
-      return status;
+  if (gate_open_) {
+    for (const CounterGroup &group : groups_) {
+      Status status = group.Enable();
+      if (!status.ok()) {
+        // Leave no CPU counting while the caller is told counting failed.
+        for (const CounterGroup &other : groups_) other.Disable();
+        counting_ = false;
+        return status;
+      }
     }
   }
   counting_ = true;
@@ -43,68 +53,89 @@ Status Context::Start() {
 
 Status Context::Stop() {
   if (!counting_) return Status(Pmapi_NotCounting, "pm_stop* while counting is off");
+  counting_ = false;
+  return DisableAll();
+}
+
+Status Context::DisableAll() const {
   Status first_failure;
   for (const CounterGroup &group : groups_) {
     Status status = group.Disable();
     if (!status.ok() && first_failure.ok()) first_failure = status;
   }
-  counting_ = false;
   return first_failure;
 }
 
-Status Context::Reset() {
+Status Context::SetGate(bool open) {
+  gate_open_ = open;
+  if (!open) return DisableAll();
+  if (!counting_) return Status::Ok();
+  return Start();
+}
+
+Status Context::Reset(GroupReading *moved) {
   // Read everything first so that a failure leaves the old baselines intact.
   std::vector<GroupReading> current(groups_.size());
   for (size_t i = 0; i < groups_.size(); ++i) {
     Status status = groups_[i].Read(&current[i]);
     if (!status.ok()) return status;
   }
+  if (moved) {
+    *moved = GroupReading();
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      for (size_t i = 0; i < program_.events().size(); ++i) {
+        moved->values[i] += current[g].values[i] - baselines_[g].values[i];
+      }
+    }
+  }
   baselines_ = std::move(current);
   return Status::Ok();
 }
 
-Status Context::ReadDelta(int group_index, GroupReading *delta) const {
-  GroupReading now;
-  Status status = groups_[group_index].Read(&now);
-  if (!status.ok()) return status;
-  const GroupReading &base = baselines_[group_index];
+Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const {
+  *totals = GroupReading();
+  *multiplexed = false;
   const size_t n = program_.events().size();
-  for (size_t i = 0; i < n; ++i) delta->values[i] = now.values[i] - base.values[i];
-  delta->time_enabled = now.time_enabled - base.time_enabled;
-  delta->time_running = now.time_running - base.time_running;
+  const int first = group_index < 0 ? 0 : group_index;
+  const int last = group_index < 0 ? group_count() : group_index + 1;
+  for (int g = first; g < last; ++g) {
+    GroupReading now;
+    Status status = groups_[g].Read(&now);
+    if (!status.ok()) return status;
+    const GroupReading &base = baselines_[g];
+    for (size_t i = 0; i < n; ++i) totals->values[i] += now.values[i] - base.values[i];
+    const uint64_t enabled = now.time_enabled - base.time_enabled;
+    const uint64_t running = now.time_running - base.time_running;
+    totals->time_enabled += enabled;
+    totals->time_running += running;
+    *multiplexed |= running < enabled;
+  }
   return Status::Ok();
 }
 
 Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const {
-  const std::vector<ProgrammedEvent> &events = program_.events();
-  uint64_t sums[MAX_COUNTERS] = {};
-  CountTimes total;
+  GroupReading totals;
   bool multiplexed = false;
-  const int first = group_index < 0 ? 0 : group_index;
-  const int last = group_index < 0 ? group_count() : group_index + 1;
-  for (int g = first; g < last; ++g) {
-    GroupReading delta;
-    Status status = ReadDelta(g, &delta);
-    if (!status.ok()) return status;
-    for (size_t i = 0; i < events.size(); ++i) sums[i] += delta.values[i];
-    total.enabled += delta.time_enabled;
-    total.running += delta.time_running;
-    multiplexed |= delta.time_running < delta.time_enabled;
-  }
+  Status status = ReadTotals(group_index, &totals, &multiplexed);
+  if (!status.ok()) return status;
   memset(data, 0, sizeof *data);
+  const std::vector<ProgrammedEvent> &events = program_.events();
   for (size_t i = 0; i < events.size(); ++i) {
-    data->accu[events[i].counter] = static_cast<long long>(sums[i]);
+    if (events[i].counter == kLibraryCounter) continue;
+    data->accu[events[i].counter] = static_cast<long long>(totals.values[i]);
   }
-  if (times) *times = total;
-  if (multiplexed) {
-    char share[32];
-    snprintf(share, sizeof share, "%.1f%%",
-             total.enabled ? 100.0 * total.running / total.enabled : 0.0);
-    return Status(Pmapi_Multiplexed, std::string("the kernel counted the events only ") + share +
-                                         " of the time they were enabled; the counts are not "
-                                         "scaled");
-  }
-  return Status::Ok();
+  const CountTimes counted{totals.time_enabled, totals.time_running};
+  if (times) *times = counted;
+  return multiplexed ? MultiplexedStatus(counted) : Status::Ok();
+}
+
+Status MultiplexedStatus(const CountTimes &times) {
+  char share[32];
+  snprintf(share, sizeof share, "%.1f%%",
+           times.enabled ? 100.0 * times.running / times.enabled : 0.0);
+  return Status(Pmapi_Multiplexed, std::string("the kernel counted the events only ") + share +
+                                       " of the time they were enabled; the counts are not "
+                                       "scaled");
 }
 
 }  // namespace pmapi

@@ -20,23 +20,41 @@ struct CountTimes {
   uint64_t running = 0;  // ns they actually counted
 };
 
+class CountingGroup;
+
 class Context {
  public:
+  ~Context();
+
   // Opens the program on every target and starts counting if `start`. On
   // failure no descriptor stays open.
   static Status Create(Program program, const std::vector<GroupTarget> &targets, bool start,
                        std::unique_ptr<Context> *out);
 
+  // Turns this context's own counting state on; the counters run only while
+  // the gate is open too (see SetGate).
   Status Start();
   // Pmapi_NotCounting when counting is off.
   Status Stop();
   // Moves every baseline to the current counts: later reads start from zero.
-  Status Reset();
+  // `moved`, if given, receives what the baselines moved by.
+  Status Reset(GroupReading *moved = nullptr);
 
   // Sums every group (group_index -1) or reads one group into `data`
   // (accu indexed by counter). `times` may be null. When the kernel did not
   // count all the time the data is still filled and Pmapi_Multiplexed says so.
   Status Read(int group_index, pm_data_t *data, CountTimes *times) const;
+  // The same counts in program order, since the baselines, every event
+  // included; `multiplexed` tells whether the kernel counted only part of the time.
+  Status ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const;
+
+  // A counting group's members count only while the group does: the
+  // effective state is (own state) AND (gate). Open unless a group closes it.
+  Status SetGate(bool open);
+  // The counting group this context belongs to, or null.
+  CountingGroup *group() const { return group_.get(); }
+  const std::shared_ptr<CountingGroup> &group_ref() const { return group_; }
+  void set_group(std::shared_ptr<CountingGroup> group) { group_ = std::move(group); }
 
   bool counting() const { return counting_; }
   const Program &program() const { return program_; }
@@ -46,13 +64,18 @@ class Context {
   std::vector<CounterGroup> &groups() { return groups_; }
 
  private:
-  Status ReadDelta(int group_index, GroupReading *delta) const;
+  Status DisableAll() const;
 
   Program program_;
   std::vector<GroupTarget> targets_;
   std::vector<CounterGroup> groups_;
   std::vector<GroupReading> baselines_;
   bool counting_ = false;
+  bool gate_open_ = true;
+  std::shared_ptr<CountingGroup> group_;
 };
+
+// The Pmapi_Multiplexed status for counts that ran `times.running` of `times.enabled`.
+Status MultiplexedStatus(const CountTimes &times);
 
 }  // namespace pmapi

@@ -18,7 +18,7 @@ struct GroupReadBuffer {
   uint64_t nr;
   uint64_t time_enabled;
   uint64_t time_running;
-  uint64_t values[MAX_COUNTERS];
+  uint64_t values[kMaxGroupEvents];
 };
 
 }  // namespace

@@ -16,10 +16,14 @@
 
 namespace pmapi {
 
+// The client's events plus one the library may add to count a counting
+// group's new members (see counting_group.h).
+constexpr int kMaxGroupEvents = MAX_COUNTERS + 1;
+
 struct GroupReading {
-  uint64_t values[MAX_COUNTERS] = {};  // in group order (= Program::events order)
-  uint64_t time_enabled = 0;           // ns
-  uint64_t time_running = 0;           // ns
+  uint64_t values[kMaxGroupEvents] = {};  // in group order (= Program::events order)
+  uint64_t time_enabled = 0;              // ns
+  uint64_t time_running = 0;              // ns
 };
 
 struct GroupTarget {

@@ -4,13 +4,15 @@
 
 #include <memory>
 
+#include "core/counting_group.h"
 #include "core/registry.h"
 
 namespace pmapi {
 
 extern const bool kThreadInheritanceLinked;  // see thread_inherit.cpp
 
-Status CreateMyThreadContext(Program program, bool start) {
+Status CreateMyThreadContext(Program program, bool start, std::shared_ptr<CountingGroup> group,
+                             bool new_member) {
   // Keeps the pthread_create interposer in static links (the value is true).
   if (!kThreadInheritanceLinked) return Status(Pmapi_KernelError, "libpmapi built without it");
   Registry &registry = Registry::Get();
@@ -20,8 +22,14 @@ Status CreateMyThreadContext(Program program, bool start) {
   target.pid = gettid();
   target.description = "thread " + std::to_string(target.pid) + " (the calling thread)";
   std::unique_ptr<Context> context;
-  status = Context::Create(std::move(program), {target}, start, &context);
+  status = Context::Create(std::move(program), {target}, start && !group, &context);
   if (!status.ok()) return status;
+  if (group) {
+    status = group->Join(
+        context.get(), start,
+        new_member ? CountingGroup::Joining::kNewThread : CountingGroup::Joining::kRoot);
+    if (!status.ok()) return status;
+  }
   return registry.AdoptMyThread(std::move(context));
 }
 

@@ -61,4 +61,14 @@ void Program::ToAix(bool counting, pm_prog_t *out) const {
   memcpy(out->events, events_as_set_, sizeof out->events);
 }
 
+Program Program::WithLibraryEvent(const std::string &name, const perf_event_attr &attr) const {
+  Program extended = *this;
+  ProgrammedEvent event;
+  event.counter = kLibraryCounter;
+  event.name = name;
+  event.attr = attr;
+  extended.events_.push_back(std::move(event));
+  return extended;
+}
+
 }  // namespace pmapi

@@ -14,11 +14,15 @@
 namespace pmapi {
 
 struct ProgrammedEvent {
-  int counter = 0;   // index into pm_data_t.accu
+  // Index into pm_data_t.accu; kLibraryCounter for an event the library adds
+  // for itself, which no client sees.
+  int counter = 0;
   int event_id = 0;  // the id the client gave
   std::string name;  // short name, for messages
   perf_event_attr attr{};
 };
+
+constexpr int kLibraryCounter = -1;
 
 class Program {
  public:
@@ -29,11 +33,16 @@ class Program {
   // The program as set, with mode.b.count telling whether counting is on.
   void ToAix(bool counting, pm_prog_t *out) const;
 
+  // This program plus an event for the library's own use (counter
+  // kLibraryCounter), placed last in the group.
+  Program WithLibraryEvent(const std::string &name, const perf_event_attr &attr) const;
+
   const std::vector<ProgrammedEvent> &events() const { return events_; }
   const pm_mode_t &mode() const { return mode_; }
   bool inherit_to_new_threads() const { return !mode_.b.no_inherit; }
   bool starts_counting() const { return mode_.b.count; }
   bool proctree() const { return mode_.b.proctree; }
+  bool process_level() const { return mode_.b.process; }
 
  private:
   pm_mode_t mode_{};

@@ -6,6 +6,9 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
+
+#include "core/counting_group.h"
 
 namespace pmapi {
 
@@ -29,6 +32,7 @@ struct Registry::State {
   std::mutex mutex;                     // guards everything below; held only briefly
   std::set<Context *> thread_contexts;  // every thread's own context, owned
   std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
+  std::set<CountingGroup *> groups;  // not owned: their members own them
   bool system_active = false;
 };
 
@@ -64,6 +68,17 @@ Status Registry::CheckThreadAllowed() const {
   return Status::Ok();
 }
 
+Status Registry::CheckNoThreadContexts() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  const size_t existing = state_->thread_contexts.size() + state_->targets.size();
+  if (existing != 0) {
+    return Status(Pmapi_ProgExists, std::to_string(existing) +
+                                        " thread context(s) exist in this process; a "
+                                        "process-level group needs every thread free of one");
+  }
+  return Status::Ok();
+}
+
 Status Registry::AdoptSystem(std::unique_ptr<Context> context) {
   Status status = CheckSystemAllowed();
   if (!status.ok()) return status;
@@ -94,15 +109,15 @@ Status Registry::AdoptMyThread(std::unique_ptr<Context> context) {
   return Status::Ok();
 }
 
-void Registry::DropMyThread() {
-  Context *doomed = t_my_context;
-  if (!doomed) return;
+void Registry::DropMyThread() { TakeMyThread(); }
+
+std::unique_ptr<Context> Registry::TakeMyThread() {
+  std::unique_ptr<Context> taken(t_my_context);
+  if (!taken) return taken;
   t_my_context = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(state_->mutex);
-    state_->thread_contexts.erase(doomed);
-  }
-  delete doomed;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->thread_contexts.erase(taken.get());
+  return taken;
 }
 
 Context *Registry::FindTarget(pid_t pid, pid_t tid) const {
@@ -121,13 +136,26 @@ Status Registry::AdoptTarget(pid_t pid, pid_t tid, std::unique_ptr<Context> cont
   return Status::Ok();
 }
 
-void Registry::DropTarget(pid_t pid, pid_t tid) {
-  std::unique_ptr<Context> doomed;
+void Registry::DropTarget(pid_t pid, pid_t tid) { TakeTarget(pid, tid); }
+
+std::unique_ptr<Context> Registry::TakeTarget(pid_t pid, pid_t tid) {
+  std::unique_ptr<Context> taken;
   std::lock_guard<std::mutex> lock(state_->mutex);
   auto it = state_->targets.find({pid, tid});
-  if (it == state_->targets.end()) return;
-  doomed = std::move(it->second);
+  if (it == state_->targets.end()) return taken;
+  taken = std::move(it->second);
   state_->targets.erase(it);
+  return taken;
+}
+
+void Registry::AddGroup(CountingGroup *group) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->groups.insert(group);
+}
+
+void Registry::RemoveGroup(CountingGroup *group) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->groups.erase(group);
 }
 
 // Fork: the child must not inherit counting contexts (AIX gives a child
@@ -138,10 +166,12 @@ void Registry::BeforeFork() {
   registry.system_calls_.lock();
   registry.third_party_calls_.lock();
   registry.state_->mutex.lock();
+  for (CountingGroup *group : registry.state_->groups) group->mutex().lock();
 }
 
 void Registry::AfterForkInParent() {
   Registry &registry = Get();
+  for (CountingGroup *group : registry.state_->groups) group->mutex().unlock();
   registry.state_->mutex.unlock();
   registry.third_party_calls_.unlock();
   registry.system_calls_.unlock();
@@ -157,20 +187,29 @@ void Registry::AfterForkInChild() {
       for (int fd : group.Release()) close(fd);
     }
   };
+  for (CountingGroup *group : state.groups) group->ReleaseInChild();
+  std::vector<std::unique_ptr<Context>> doomed;
   for (Context *context : state.thread_contexts) {
     close_all(context);
-    delete context;
+    doomed.emplace_back(context);
   }
   state.thread_contexts.clear();
-  for (auto &entry : state.targets) close_all(entry.second.get());
+  for (auto &entry : state.targets) {
+    close_all(entry.second.get());
+    doomed.push_back(std::move(entry.second));
+  }
   state.targets.clear();
   if (registry.system_) close_all(registry.system_.get());
   registry.system_.reset();
   state.system_active = false;
   t_my_context = nullptr;
+  for (CountingGroup *group : state.groups) group->mutex().unlock();
   state.mutex.unlock();
   registry.third_party_calls_.unlock();
   registry.system_calls_.unlock();
+  // Destroyed with every lock free: a member's context tells its group, and
+  // the last one destroys the group, which leaves the registry.
+  doomed.clear();
 }
 
 }  // namespace pmapi

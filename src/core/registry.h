@@ -37,13 +37,22 @@ class Registry {
 
   // The calling thread's own context.
   Status CheckThreadAllowed() const;
+  // A process-level counting group takes in every thread, so none may have a
+  // context of its own already (§1.2).
+  Status CheckNoThreadContexts() const;
   Status AdoptMyThread(std::unique_ptr<Context> context);
   void DropMyThread();
+  std::unique_ptr<Context> TakeMyThread();
 
   // Third-party contexts, keyed by (pid, tid) (caller holds third_party_calls()).
   Context *FindTarget(pid_t pid, pid_t tid) const;
   Status AdoptTarget(pid_t pid, pid_t tid, std::unique_ptr<Context> context);
   void DropTarget(pid_t pid, pid_t tid);
+  std::unique_ptr<Context> TakeTarget(pid_t pid, pid_t tid);
+
+  // Every live counting group, so that fork can lock and release them.
+  void AddGroup(CountingGroup *group);
+  void RemoveGroup(CountingGroup *group);
 
  private:
   Registry();

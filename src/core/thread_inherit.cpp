@@ -12,6 +12,7 @@
 #include <memory>
 #include <new>
 
+#include "core/counting_group.h"
 #include "core/last_error.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
@@ -37,6 +38,7 @@ struct InheritedStart {
   void *arg;
   Program program;
   bool counting;
+  std::shared_ptr<CountingGroup> group;  // membership is inherited too (§1.4)
 };
 
 void *StartWithInheritedContext(void *raw) {
@@ -44,7 +46,8 @@ void *StartWithInheritedContext(void *raw) {
   // A failure here cannot be returned to anyone: the thread runs without a
   // context and pm_*_mythread calls in it say so (Pmapi_NoSetProg), with the
   // reason kept as the thread's last error.
-  Report(CreateMyThreadContext(std::move(start->program), start->counting));
+  Report(CreateMyThreadContext(std::move(start->program), start->counting, std::move(start->group),
+                               /*new_member=*/true));
   void *(*routine)(void *) = start->routine;
   void *arg = start->arg;
   start.reset();
@@ -61,11 +64,12 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t *
   using namespace pmapi;
   PthreadCreate real = RealPthreadCreate();
   const Context *creator = t_my_context;
-  if (!creator || !creator->program().inherit_to_new_threads()) {
+  if (!creator || !creator->program().inherit_to_new_threads() ||
+      (creator->group() && creator->group()->revoked())) {
     return real(thread, attr, routine, arg);
   }
-  auto *start =
-      new (std::nothrow) InheritedStart{routine, arg, creator->program(), creator->counting()};
+  auto *start = new (std::nothrow)
+      InheritedStart{routine, arg, creator->program(), creator->counting(), creator->group_ref()};
   if (!start) return real(thread, attr, routine, arg);
   int rc = real(thread, attr, &StartWithInheritedContext, start);
   if (rc != 0) delete start;

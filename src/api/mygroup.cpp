@@ -1,0 +1,138 @@
+// The first-party counting-group family (_mygroup): the caller and every
+// thread or process it starts afterwards, or with mode.b.process the whole
+// process. The caller also gets its own context, as a member (§5.6).
+#include <unistd.h>
+
+#include "api/context_ops.h"
+#include "api/targets.h"
+#include "core/last_error.h"
+#include "core/my_thread.h"
+#include "core/registry.h"
+
+using namespace pmapi;
+
+namespace {
+
+constexpr const char kFamily[] = "_mygroup";
+
+// The caller's group, or null after reporting why there is none.
+CountingGroup *MyGroup(int *rc) {
+  Context *mine = MyContext();
+  if (!mine) {
+    *rc = NoProgram(kFamily);
+    return nullptr;
+  }
+  if (!mine->group()) {
+    *rc = Report(Pmapi_NoSetProg,
+                 "this thread has a _mythread context but is not in a counting group");
+    return nullptr;
+  }
+  return mine->group();
+}
+
+Status CreateMyGroup(const pm_prog_t *prog) {
+  Program program;
+  Status status = ProgramFromClient(prog, &program);
+  if (!status.ok()) return status;
+  Registry &registry = Registry::Get();
+  status = registry.CheckThreadAllowed();
+  if (!status.ok()) return status;
+  std::vector<GroupTarget> roots;
+  if (program.process_level()) {
+    status = registry.CheckNoThreadContexts();
+    if (status.ok()) status = ProcessThreads(getpid(), gettid(), &roots);
+    if (!status.ok()) return status;
+  } else {
+    roots.push_back(ThreadTarget(getpid(), gettid()));
+  }
+  std::shared_ptr<CountingGroup> group;
+  const bool start = prog->mode.b.count;
+  status = CountingGroup::Create(program, roots, static_cast<int>(roots.size()), start, &group);
+  if (!status.ok()) return status;
+  status = CreateMyThreadContext(std::move(program), start, group);
+  if (!status.ok()) group->Delete();
+  return status;
+}
+
+int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  return group ? ReadGroup(group, data, time, times) : rc;
+}
+
+int NullTime() { return Report(Pmapi_InvalidArg, "time is NULL"); }
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_mygroup(pm_prog_t *prog) {
+  if (MyContext()) {
+    return Report(Pmapi_ProgExists,
+                  "this thread already has a context (its own, a group's, or one inherited from "
+                  "the thread that created it); pm_delete_program_mythread first");
+  }
+  return Report(CreateMyGroup(prog));
+}
+
+int pm_get_program_mygroup(pm_prog_t *prog) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  if (!group) return rc;
+  if (!prog) return Report(Pmapi_InvalidArg, "prog is NULL");
+  group->program().ToAix(group->counting(), prog);
+  return 0;
+}
+
+int pm_delete_program_mygroup(void) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  if (!group) return rc;
+  group->Delete();
+  Registry::Get().DropMyThread();
+  return 0;
+}
+
+int pm_start_mygroup(void) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  return group ? Report(group->Start(t_my_context)) : rc;
+}
+
+int pm_tstart_mygroup(timebasestruct_t *time) {
+  if (!time) return NullTime();
+  int rc = pm_start_mygroup();
+  if (rc == 0) StampNow(time);
+  return rc;
+}
+
+int pm_stop_mygroup(void) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  return group ? Report(group->Stop(t_my_context)) : rc;
+}
+
+int pm_tstop_mygroup(timebasestruct_t *time) {
+  if (!time) return NullTime();
+  int rc = pm_stop_mygroup();
+  if (rc == 0) StampNow(time);
+  return rc;
+}
+
+int pm_reset_data_mygroup(void) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  return group ? Report(group->Reset(t_my_context)) : rc;
+}
+
+int pm_get_data_mygroup(pm_data_t *data) { return Read(data, nullptr, nullptr); }
+
+int pm_get_tdata_mygroup(pm_data_t *data, timebasestruct_t *time) {
+  return time ? Read(data, time, nullptr) : NullTime();
+}
+
+int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
+  return times ? Read(data, nullptr, times) : Report(Pmapi_InvalidArg, "times is NULL");
+}
+
+}  // extern "C"

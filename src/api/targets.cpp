@@ -1,0 +1,60 @@
+#include "api/targets.h"
+
+#include <stdlib.h>
+
+#include <string>
+
+#include "core/kernel.h"
+
+namespace pmapi {
+
+Status CheckTarget(pid_t pid, tid_t tid, ptid_t ptid) {
+  if (tid == 0 && ptid != 0) {
+    return Status(Pmapi_Unsupported, "ptid " + std::to_string(ptid) +
+                                         " without a tid: Linux has no M:N threads; pass the "
+                                         "kernel thread id as tid");
+  }
+  if (pid <= 0 || tid <= 0) {
+    return Status(Pmapi_InvalidArg, "pid " + std::to_string(pid) + " and tid " +
+                                        std::to_string(tid) + " must both be positive");
+  }
+  return Status::Ok();
+}
+
+Status TargetExists(pid_t pid, tid_t tid) {
+  std::string stat;
+  const std::string path =
+      "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat";
+  if (CurrentKernel().ReadFile(path, &stat) < 0) {
+    return Status(Pmapi_NoSuchThread, "thread " + std::to_string(tid) + " of process " +
+                                          std::to_string(pid) + " does not exist");
+  }
+  return Status::Ok();
+}
+
+GroupTarget ThreadTarget(pid_t pid, pid_t tid) {
+  GroupTarget target;
+  target.pid = tid;
+  target.description = "thread " + std::to_string(tid) + " of process " + std::to_string(pid);
+  return target;
+}
+
+Status ProcessThreads(pid_t pid, pid_t first_tid, std::vector<GroupTarget> *threads) {
+  std::vector<std::string> names;
+  const std::string path = "/proc/" + std::to_string(pid) + "/task";
+  int rc = CurrentKernel().ListDirectory(path, &names);
+  if (rc < 0) {
+    return Status(Pmapi_NoSuchThread,
+                  "cannot list the threads of process " + std::to_string(pid) + " in " + path);
+  }
+  threads->assign(1, ThreadTarget(pid, first_tid));
+  for (const std::string &name : names) {
+    char *end = nullptr;
+    const long tid = strtol(name.c_str(), &end, 10);
+    if (end == name.c_str() || *end != '\0' || tid == first_tid) continue;
+    threads->push_back(ThreadTarget(pid, static_cast<pid_t>(tid)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace pmapi

@@ -1,0 +1,239 @@
+#include "core/counting_group.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <utility>
+
+#include "core/kernel.h"
+#include "core/registry.h"
+
+namespace pmapi {
+namespace {
+
+constexpr const char kForkTracepoint[] = "sched:sched_process_fork";
+
+// The tracepoint that fires in a task each time it creates a thread or a
+// process: with inherit, its count over the group is the number of members
+// that joined. Unavailable without tracefs access (unprivileged users).
+bool ForkCounterAttr(perf_event_attr *attr) {
+  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::string id;
+    if (CurrentKernel().ReadFile(std::string(root) + "/events/sched/sched_process_fork/id", &id) <
+        0) {
+      continue;
+    }
+    char *end = nullptr;
+    const unsigned long long config = strtoull(id.c_str(), &end, 10);
+    if (end == id.c_str()) return false;
+    memset(attr, 0, sizeof *attr);
+    attr->size = sizeof *attr;
+    attr->type = PERF_TYPE_TRACEPOINT;
+    attr->config = config;
+    return true;
+  }
+  return false;
+}
+
+void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
+  for (size_t i = 0; i < n; ++i) from[i] += amount.values[i];
+}
+
+}  // namespace
+
+Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> roots,
+                             int initial_members, bool start, std::shared_ptr<CountingGroup> *out) {
+  std::shared_ptr<CountingGroup> group(new CountingGroup);
+  group->program_ = program;
+  group->initial_members_ = initial_members;
+  for (GroupTarget &root : roots) root.inherit = program.inherit_to_new_threads();
+  // With the fork counter first; a kernel that refuses it (no tracefs
+  // access) still counts the client's events, and members are counted here.
+  perf_event_attr fork_attr;
+  if (program.inherit_to_new_threads() && ForkCounterAttr(&fork_attr)) {
+    Status status = Context::Create(program.WithLibraryEvent(kForkTracepoint, fork_attr), roots,
+                                    start, &group->roots_);
+    if (status.ok()) group->fork_counter_ = static_cast<int>(program.events().size());
+  }
+  if (!group->roots_) {
+    Status status = Context::Create(program, roots, start, &group->roots_);
+    if (!status.ok()) return status;
+  }
+  Registry::Get().AddGroup(group.get());
+  *out = std::move(group);
+  return Status::Ok();
+}
+
+CountingGroup::~CountingGroup() { Registry::Get().RemoveGroup(this); }
+
+Status CountingGroup::Join(Context *member, bool own_counting, Joining joining) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted meanwhile");
+  member->set_group(shared_from_this());
+  members_.insert(member);
+  if (joining == Joining::kNewThread) ++joined_;
+  Status status = member->SetGate(roots_->counting());
+  if (status.ok() && own_counting) status = member->Start();
+  return status;
+}
+
+void CountingGroup::Forget(Context *member) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  members_.erase(member);
+}
+
+Status CountingGroup::Start(Context *caller) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
+  Status status = roots_->Start();
+  if (!status.ok()) return status;
+  // The other members resume if their own state is on; the caller starts now.
+  for (Context *member : members_) {
+    Status gate = member->SetGate(true);
+    if (status.ok()) status = gate;
+  }
+  for (auto &departed : departed_) departed->SetGate(true);
+  if (status.ok() && caller && !caller->counting()) status = caller->Start();
+  return status;
+}
+
+Status CountingGroup::Stop(Context *caller) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
+  Status status = roots_->Stop();
+  if (!status.ok()) return status;
+  if (caller && caller->counting()) status = caller->Stop();
+  for (Context *member : members_) {
+    Status gate = member->SetGate(false);
+    if (status.ok()) status = gate;
+  }
+  for (auto &departed : departed_) departed->SetGate(false);
+  return status;
+}
+
+Status CountingGroup::Reset(Context *caller) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
+  if (caller) {
+    Status status = caller->Reset();
+    if (!status.ok()) return status;
+  }
+  return ResetLocked();
+}
+
+Status CountingGroup::ResetLocked() {
+  GroupReading moved;
+  Status status = roots_->Reset(&moved);
+  if (!status.ok()) return status;
+  if (fork_counter_ >= 0) forks_before_reset_ += moved.values[fork_counter_];
+  for (auto &departed : departed_) departed->Reset();
+  memset(subtracted_, 0, sizeof subtracted_);
+  if (MembersLocked(GroupReading()) > 1) consistent_ = false;
+  return Status::Ok();
+}
+
+int CountingGroup::MembersLocked(const GroupReading &roots) const {
+  if (fork_counter_ < 0) return initial_members_ + joined_;
+  return initial_members_ + static_cast<int>(forks_before_reset_ + roots.values[fork_counter_]);
+}
+
+Status CountingGroup::Read(pm_data_t *data, CountTimes *times) {
+  if (!data) return Status(Pmapi_InvalidArg, "data is NULL");
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
+  GroupReading totals;
+  bool multiplexed = false;
+  Status status = roots_->ReadTotals(-1, &totals, &multiplexed);
+  if (!status.ok()) return status;
+  const std::vector<ProgrammedEvent> &events = roots_->program().events();
+  uint64_t subtract[MAX_COUNTERS];
+  memcpy(subtract, subtracted_, sizeof subtract);
+  for (const auto &departed : departed_) {
+    GroupReading since;
+    bool departed_multiplexed = false;
+    if (departed->ReadTotals(0, &since, &departed_multiplexed).ok()) {
+      Subtract(since, departed->program().events().size(), subtract);
+    }
+  }
+  memset(data, 0, sizeof *data);
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].counter == kLibraryCounter) continue;
+    // Subtractions can exceed the totals only after a group reset made the
+    // data inconsistent; AIX's accumulators would wrap, ours stop at zero.
+    const uint64_t value = totals.values[i] > subtract[i] ? totals.values[i] - subtract[i] : 0;
+    data->accu[events[i].counter] = static_cast<long long>(value);
+  }
+  data->ginfo.members = MembersLocked(totals);
+  data->ginfo.flags.b.process = program_.process_level();
+  data->ginfo.flags.b.consistent = consistent_;
+  const CountTimes counted{totals.time_enabled, totals.time_running};
+  if (times) *times = counted;
+  return multiplexed ? MultiplexedStatus(counted) : Status::Ok();
+}
+
+void CountingGroup::Delete() {
+  std::unique_ptr<Context> roots;
+  std::vector<std::unique_ptr<Context>> departed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    revoked_ = true;
+    for (Context *member : members_) member->SetGate(false);
+    roots = std::move(roots_);
+    departed = std::move(departed_);
+  }
+  // Closed outside the lock: members may be asking meanwhile.
+}
+
+Status CountingGroup::MemberStart(Context *member) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return member->Start();
+}
+
+Status CountingGroup::MemberStop(Context *member) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return member->Stop();
+}
+
+Status CountingGroup::MemberReset(Context *member) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  GroupReading moved;
+  Status status = member->Reset(&moved);
+  if (status.ok()) Subtract(moved, member->program().events().size(), subtracted_);
+  return status;
+}
+
+void CountingGroup::Depart(std::unique_ptr<Context> member) {
+  // The departing member may hold the last reference to this group.
+  std::shared_ptr<CountingGroup> keep_alive = shared_from_this();
+  std::lock_guard<std::mutex> lock(mutex_);
+  members_.erase(member.get());
+  member->set_group(nullptr);
+  if (revoked_) return;  // nothing left to subtract from
+  GroupReading moved;
+  if (!member->Reset(&moved).ok()) return;  // unreadable: nothing more to learn from it
+  Subtract(moved, member->program().events().size(), subtracted_);
+  // From now on its counters run exactly when the group's inherited counter
+  // on its thread does, so that what it does later is subtracted too.
+  member->SetGate(roots_->counting());
+  if (!member->counting()) member->Start();
+  departed_.push_back(std::move(member));
+}
+
+bool CountingGroup::counting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return roots_ && roots_->counting();
+}
+
+void CountingGroup::ReleaseInChild() {
+  auto release = [](Context *context) {
+    for (CounterGroup &group : context->groups()) {
+      for (int fd : group.Release()) close(fd);
+    }
+  };
+  if (roots_) release(roots_.get());
+  for (auto &departed : departed_) release(departed.get());
+  revoked_ = true;
+}
+
+}  // namespace pmapi
