@@ -52,7 +52,7 @@ const std::vector<std::string> &FourSoftwareEventPapiNames() {
   return names;
 }
 
-RawGroup::RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu) {
+RawGroup::RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu, bool inherit) {
   for (const RawEvent &event : events) {
     perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
@@ -63,6 +63,7 @@ RawGroup::RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu) {
         PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     attr.exclude_kernel = 0;
     attr.exclude_hv = 1;
+    attr.inherit = inherit;
     const bool leader = fds_.empty();
     attr.disabled = leader;
     attr.pinned = leader;

@@ -27,7 +27,8 @@ const std::vector<std::string> &FourSoftwareEventPapiNames();
 
 class RawGroup {
  public:
-  RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu);
+  // `inherit`: also count the threads and processes `pid` starts afterwards.
+  RawGroup(const std::vector<RawEvent> &events, pid_t pid, int cpu, bool inherit = false);
   ~RawGroup();
   bool ok() const { return !fds_.empty() && fds_[0] >= 0; }
   void Enable() const;
