@@ -491,4 +491,39 @@ TEST_F(Groups, BadThirdPartyCallsGetCodes) {
   EXPECT_EQ(pm_delete_program_group(getpid(), getpid()), 0);
 }
 
+TEST_F(Groups, MembersJoiningAndLeavingConcurrentlyKeepTheSumExact) {
+  pm_prog_t prog = Program();
+  ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
+  constexpr int kOuter = 8, kRounds = 50;
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  std::thread reader([&] {  // not a member: reads through nothing but its own calls
+    while (!done) std::this_thread::yield();
+  });
+  std::vector<std::thread> outer;
+  for (int t = 0; t < kOuter; ++t) {
+    outer.emplace_back([&] {
+      for (int round = 0; round < kRounds; ++round) {
+        CallGetppid(1);  // stays in the group
+        std::thread([&] {
+          CallGetppid(10);
+          if (pm_reset_data_mythread() != 0) ++failures;
+          CallGetppid(5);
+          if (pm_delete_program_mythread() != 0) ++failures;  // leaves with its 5
+          CallGetppid(3);                                     // after leaving
+        }).join();
+        pm_data_t data;
+        if (pm_get_data_mygroup(&data) != 0) ++failures;
+      }
+    });
+  }
+  for (std::thread &thread : outer) thread.join();
+  done = true;
+  reader.join();
+  EXPECT_EQ(failures, 0);
+  pm_data_t data = GroupData();
+  EXPECT_EQ(data.accu[0], kOuter * kRounds) << "only the calls of members that stayed";
+  EXPECT_EQ(data.ginfo.members, 1 + kOuter + kOuter * kRounds + 1) << "the reader is one too";
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 #include "core/counter_group.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 
 #include <utility>
@@ -12,6 +13,8 @@ namespace {
 
 constexpr uint64_t kReadFormat =
     PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+constexpr int kEchildRetries = 1000;
 
 // The layout PERF_FORMAT_GROUP with both times produces.
 struct GroupReadBuffer {
@@ -83,6 +86,14 @@ Status CounterGroup::Read(GroupReading *reading) const {
   if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
   GroupReadBuffer buffer;
   ssize_t n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+  // An inherited group read while one of its threads exits: the kernel tears
+  // the thread's copy of the group down one event at a time and refuses to
+  // sum groups of different shapes meanwhile (ECHILD). It is over in
+  // microseconds; retry rather than fail a read the caller did nothing wrong in.
+  for (int attempt = 0; n == -ECHILD && attempt < kEchildRetries; ++attempt) {
+    sched_yield();
+    n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+  }
   if (n == static_cast<ssize_t>(read_size_) && buffer.nr == fds_.size()) {
     for (size_t i = 0; i < fds_.size(); ++i) reading->values[i] = buffer.values[i];
     reading->time_enabled = buffer.time_enabled;
