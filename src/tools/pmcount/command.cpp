@@ -1,0 +1,221 @@
+#include "command.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace pmcount {
+namespace {
+
+sigset_t g_original_mask;
+bool g_blocked = false;
+
+constexpr char kTraced = 'T';      // child: PTRACE_TRACEME worked, exec will stop it
+constexpr char kSelfStop = 'S';    // child: stopping itself with SIGSTOP before exec
+constexpr char kExecFailed = 'E';  // child: exec failed, errno follows
+
+sigset_t WaitedSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+
+// Only async-signal-safe calls between fork and exec.
+[[noreturn]] void RunChild(char *const *argv, int report_fd) {
+  if (g_blocked) sigprocmask(SIG_SETMASK, &g_original_mask, nullptr);
+  const char mode = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? kTraced : kSelfStop;
+  if (write(report_fd, &mode, 1) != 1) _exit(125);
+  if (mode == kSelfStop) raise(SIGSTOP);
+  execvp(argv[0], argv);
+  const int err = errno;
+  char message[1 + sizeof err];
+  message[0] = kExecFailed;
+  memcpy(message + 1, &err, sizeof err);
+  if (write(report_fd, message, sizeof message) < 0) _exit(125);
+  _exit(err == ENOENT ? 127 : 126);
+}
+
+ssize_t ReadFully(int fd, void *buffer, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = read(fd, static_cast<char *>(buffer) + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+pid_t WaitFor(pid_t pid, int *status, int flags, struct rusage *usage) {
+  pid_t got;
+  do {
+    got = wait4(pid, status, flags, usage);
+  } while (got < 0 && errno == EINTR);
+  return got;
+}
+
+}  // namespace
+
+uint64_t NowNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+void BlockWaitedSignals() {
+  const sigset_t set = WaitedSignals();
+  sigprocmask(SIG_BLOCK, &set, &g_original_mask);
+  g_blocked = true;
+}
+
+int Command::Start(const std::vector<std::string> &argv, const std::function<int(pid_t)> &arm) {
+  std::vector<char *> args;
+  for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return -1;
+  pid_ = fork();
+  if (pid_ < 0) {
+    exec_errno_ = errno;
+    close(report[0]);
+    close(report[1]);
+    return -1;
+  }
+  if (pid_ == 0) {
+    close(report[0]);
+    RunChild(args.data(), report[1]);
+  }
+  close(report[1]);
+  char mode = 0;
+  if (ReadFully(report[0], &mode, 1) != 1) mode = 0;  // the child died before reporting
+
+  // Wait for the stop: after exec when traced, before it when the child stopped itself.
+  int status = 0;
+  while (true) {
+    if (WaitFor(pid_, &status, WUNTRACED, &usage_) < 0) break;
+    if (!WIFSTOPPED(status)) break;  // exited: exec failed (or was killed)
+    const int sig = WSTOPSIG(status);
+    if ((mode == kTraced && sig == SIGTRAP) || (mode == kSelfStop && sig == SIGSTOP)) break;
+    // A signal reached the child before its exec: deliver it as if nobody were tracing.
+    if (mode == kTraced)
+      ptrace(PTRACE_CONT, pid_, nullptr, reinterpret_cast<void *>(static_cast<long>(sig)));
+  }
+  if (!WIFSTOPPED(status)) {
+    exited_ = true;
+    wait_status_ = status;
+    char message[1 + sizeof(int)] = {};
+    if (ReadFully(report[0], message, sizeof message) == sizeof message &&
+        message[0] == kExecFailed) {
+      memcpy(&exec_errno_, message + 1, sizeof exec_errno_);
+    } else {
+      exec_errno_ = ECHILD;
+    }
+    close(report[0]);
+    return -1;
+  }
+
+  const int rc = arm(pid_);
+  if (rc != 0) {
+    kill(pid_, SIGKILL);
+    if (mode == kTraced) ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
+    WaitFor(pid_, &status, 0, &usage_);
+    exited_ = true;
+    wait_status_ = status;
+    close(report[0]);
+    return rc;
+  }
+  if (mode == kTraced) {
+    ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);  // signal 0: the exec's SIGTRAP is dropped
+  } else {
+    kill(pid_, SIGCONT);
+    // Stopped before exec: learn now whether the exec works (EOF = it did).
+    char message[1 + sizeof(int)] = {};
+    if (ReadFully(report[0], message, sizeof message) == sizeof message &&
+        message[0] == kExecFailed) {
+      memcpy(&exec_errno_, message + 1, sizeof exec_errno_);
+      WaitFor(pid_, &status, 0, &usage_);
+      exited_ = true;
+      wait_status_ = status;
+      close(report[0]);
+      return -1;
+    }
+  }
+  close(report[0]);
+  return 0;
+}
+
+bool Command::Reap() {
+  if (exited_) return true;
+  int status = 0;
+  if (WaitFor(pid_, &status, WNOHANG, &usage_) == pid_ &&
+      (WIFEXITED(status) || WIFSIGNALED(status))) {
+    exited_ = true;
+    wait_status_ = status;
+  }
+  return exited_;
+}
+
+void Command::Forward(const siginfo_t &info) {
+  if (exited_) return;
+  // ^C from the terminal goes to the whole foreground process group: the command has it
+  // already, and a second SIGINT could make a shell or an interpreter act twice.
+  if (info.si_code == SI_KERNEL && getpgid(pid_) == getpgrp()) return;
+  kill(pid_, info.si_signo);
+}
+
+int Command::exit_status() const {
+  if (WIFSIGNALED(wait_status_)) return 128 + WTERMSIG(wait_status_);
+  if (WIFEXITED(wait_status_)) return WEXITSTATUS(wait_status_);
+  return 125;
+}
+
+std::string Command::how_it_ended() const {
+  if (WIFSIGNALED(wait_status_)) {
+    const char *name = sigabbrev_np(WTERMSIG(wait_status_));
+    return std::string("killed by ") +
+           (name ? std::string("SIG") + name : "signal " + std::to_string(WTERMSIG(wait_status_)));
+  }
+  return "exited with status " + std::to_string(exit_status());
+}
+
+int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
+             const std::function<void()> &tick) {
+  const sigset_t set = WaitedSignals();
+  uint64_t next_tick = interval_ns ? NowNs() + interval_ns : 0;
+  while (true) {
+    if (command && command->Reap()) return 0;
+    const uint64_t now = NowNs();
+    if (next_tick && now >= next_tick) {
+      tick();
+      // Keep the ticks on their grid even if one ran late.
+      while (next_tick <= now) next_tick += interval_ns;
+      continue;
+    }
+    if (!command && deadline_ns && now >= deadline_ns) return 0;
+    uint64_t wake = next_tick;
+    if (!command && deadline_ns && (!wake || deadline_ns < wake)) wake = deadline_ns;
+    siginfo_t info;
+    int sig;
+    if (wake) {
+      const uint64_t wait = wake - now;
+      struct timespec timeout = {static_cast<time_t>(wait / 1000000000u),
+                                 static_cast<long>(wait % 1000000000u)};
+      sig = sigtimedwait(&set, &info, &timeout);
+    } else {
+      sig = sigwaitinfo(&set, &info);
+    }
+    if (sig < 0 || sig == SIGCHLD) continue;  // timeout, EINTR, or a child changed state
+    if (!command) return sig;
+    command->Forward(info);
+  }
+}
+
+}  // namespace pmcount

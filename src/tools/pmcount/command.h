@@ -1,0 +1,66 @@
+// Starting the command stopped, letting the caller program the counters on it, and waiting
+// for it while passing on the signals meant for it.
+//
+// The child asks to be traced (PTRACE_TRACEME) and execs; the kernel stops it right after the
+// exec, before the program's first instruction. That is the AIX rule for third-party counting
+// (the target is stopped under its debugger), and it starts the counts where perf stat's
+// enable_on_exec does, so neither fork nor exec is counted. If tracing is refused (pmcount
+// itself run under strace -f, a seccomp policy), the child stops itself with SIGSTOP before
+// exec instead, and the exec is counted.
+#pragma once
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pmcount {
+
+// CLOCK_MONOTONIC in nanoseconds.
+uint64_t NowNs();
+
+// Blocks the signals pmcount waits for (SIGCHLD, SIGINT, SIGTERM, SIGHUP) so that they are
+// taken with sigtimedwait, never by a handler in the middle of a pmapi call. Children get the
+// original mask back before they exec.
+void BlockWaitedSignals();
+
+class Command {
+ public:
+  // Forks, stops the child before its program runs, calls `arm(pid)`, and lets it run if arm
+  // returned 0. If arm fails the child is killed and its code returned. If the command cannot
+  // be executed, returns -1 with `exec_errno` set (ENOENT: not found).
+  int Start(const std::vector<std::string> &argv, const std::function<int(pid_t)> &arm);
+
+  pid_t pid() const { return pid_; }
+  int exec_errno() const { return exec_errno_; }
+  bool exited() const { return exited_; }
+  // After exit: the exit status for pmcount (the command's, or 128 + signal).
+  int exit_status() const;
+  // After exit: "exited with status 3", "killed by SIGINT".
+  std::string how_it_ended() const;
+  const struct rusage &usage() const { return usage_; }
+
+  // Called by the wait loop: reaps the child if it has exited. Returns true once it has.
+  bool Reap();
+  // Passes `signal` on unless the child already received it from the terminal.
+  void Forward(const siginfo_t &info);
+
+ private:
+  pid_t pid_ = -1;
+  int exec_errno_ = 0;
+  bool exited_ = false;
+  int wait_status_ = 0;
+  struct rusage usage_ = {};
+};
+
+// Waits until `command` exits (or, with no command, until `deadline_ns`, 0 for none, or a
+// SIGINT/SIGTERM/SIGHUP), calling `tick()` every `interval_ns` (0: never) on the way.
+// Returns the signal that ended a wait without a command, else 0.
+int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
+             const std::function<void()> &tick);
+
+}  // namespace pmcount

@@ -1,0 +1,96 @@
+#include "counting.h"
+
+#include <memory>
+
+namespace pmcount {
+namespace {
+
+uint64_t Nanoseconds(timebasestruct_t t) {
+  if (time_base_to_time(&t, TIMEBASE_SZ) != 0) return 0;
+  return static_cast<uint64_t>(t.tb_high) * 1000000000u + t.tb_low;
+}
+
+// Fills `sample` from a pm_get_Tdata* result. Pmapi_Multiplexed still carries data (unscaled);
+// any other failure leaves the sample empty with its code, for "<not counted>".
+void Fill(int rc, const pm_data_t &data, const pm_accu_time_t &times, Sample *sample) {
+  sample->rc = rc;
+  if (rc != 0 && rc != Pmapi_Multiplexed) return;
+  for (int i = 0; i < MAX_COUNTERS; ++i) sample->values[i] = static_cast<uint64_t>(data.accu[i]);
+  sample->enabled_ns = Nanoseconds(times.accu_timebase);
+  sample->running_ns = Nanoseconds(times.accu_purr);
+}
+
+class CommandCounting : public Counting {
+ public:
+  explicit CommandCounting(pid_t pid) : pid_(pid) {}
+  ~CommandCounting() override { Delete(); }
+
+  int Read(std::vector<Sample> *samples) override {
+    pm_data_t data;
+    pm_accu_time_t times;
+    Sample sample;
+    const int rc = pm_get_Tdata_group(pid_, pid_, &data, &times);
+    Fill(rc, data, times, &sample);
+    samples->assign(1, sample);
+    return rc == Pmapi_NotSchedulable || rc == Pmapi_Multiplexed ? 0 : rc;
+  }
+
+  void Delete() override {
+    if (deleted_) return;
+    deleted_ = true;
+    pm_delete_program_group(pid_, pid_);
+  }
+
+ private:
+  pid_t pid_;
+  bool deleted_ = false;
+};
+
+class SystemCounting : public Counting {
+ public:
+  explicit SystemCounting(std::vector<int> cpus) : cpus_(std::move(cpus)) {}
+  ~SystemCounting() override { Delete(); }
+
+  int Read(std::vector<Sample> *samples) override {
+    samples->assign(cpus_.size(), Sample());
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      pm_data_t data;
+      pm_accu_time_t times;
+      const int rc = pm_get_Tdata_lcpu(cpus_[i], &data, &times);
+      Fill(rc, data, times, &(*samples)[i]);
+    }
+    return 0;
+  }
+
+  void Delete() override {
+    if (deleted_) return;
+    deleted_ = true;
+    pm_delete_program();
+  }
+
+ private:
+  std::vector<int> cpus_;
+  bool deleted_ = false;
+};
+
+}  // namespace
+
+int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out) {
+  pm_prog_t program = prog;
+  program.mode.w |= PM_COUNT;
+  const int rc = pm_set_program_group(pid, pid, &program);
+  if (rc == 0) out->reset(new CommandCounting(pid));
+  return rc;
+}
+
+int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out) {
+  pm_prog_t program = prog;
+  program.mode.w |= PM_COUNT;
+  const int rc = pm_set_program(&program);
+  if (rc == 0) out->reset(new SystemCounting(std::move(cpus)));
+  return rc;
+}
+
+std::string PmError(const char *where, int rc) { return pm_strerror(where, rc); }
+
+}  // namespace pmcount

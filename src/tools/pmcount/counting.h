@@ -1,0 +1,44 @@
+// The counting itself, through public pmapi calls only: a third-party counting group on a
+// command (pm_set_program_group and friends: the command and everything it starts), or the
+// system-wide context (pm_set_program, read per CPU with pm_get_Tdata_lcpu).
+#pragma once
+
+#include <pmapi.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pmcount {
+
+// One read of one target (the command's group, or one CPU).
+struct Sample {
+  uint64_t values[MAX_COUNTERS] = {};  // accu[], per counter
+  uint64_t enabled_ns = 0;             // pm_accu_time_t.accu_timebase: time enabled
+  uint64_t running_ns = 0;             // accu_purr: time actually counting
+  int rc = 0;                          // 0, Pmapi_Multiplexed, or why there is no data
+};
+
+class Counting {
+ public:
+  virtual ~Counting() = default;
+  // Reads every target; for a command one sample, system-wide one per selected CPU.
+  // Returns 0 or the pmapi code of a failure that left no data at all.
+  virtual int Read(std::vector<Sample> *samples) = 0;
+  // pm_delete_program*: safe to call twice.
+  virtual void Delete() = 0;
+};
+
+// Programs `prog` (counting on) as a counting group on thread `pid` of process `pid`, which
+// must be stopped (the AIX rule for third-party calls). Returns 0 or the pmapi code.
+int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out);
+
+// Programs `prog` (counting on) on every CPU; reads report the Linux CPUs `cpus`.
+int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out);
+
+// pm_strerror's text for the last failure of `where` (the library keeps the detail per thread).
+std::string PmError(const char *where, int rc);
+
+}  // namespace pmcount

@@ -1,0 +1,162 @@
+// pmcount: counts events for a command and everything it starts, or for the whole machine,
+// through the AIX pmapi calls (see docs/pmcount.1 and docs/tools.md).
+//
+// Everything that can be wrong with the command line, the events or the CPUs is found before
+// the command starts or anything is printed; then the session programs, runs and prints.
+#include <errno.h>
+#include <fcntl.h>
+#include <pmapi.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+
+#include "event_selection.h"
+#include "event_spec.h"
+#include "mode.h"
+#include "options.h"
+#include "pfm_strings.h"
+#include "printer.h"
+#include "session.h"
+#include "topology/topology.h"
+
+namespace pmcount {
+namespace {
+
+constexpr int kUsage = 2;
+constexpr int kFailed = 125;
+
+int UsageError(const std::string &message) {
+  fprintf(stderr, "pmcount: %s\nTry 'pmcount --help' for more information.\n", message.c_str());
+  return kUsage;
+}
+
+int Failure(const std::string &message) {
+  fprintf(stderr, "pmcount: %s\n", message.c_str());
+  return kFailed;
+}
+
+std::vector<int> OnlineCpus() {
+  std::ifstream file("/sys/devices/system/cpu/online");
+  std::string text;
+  std::getline(file, text);
+  std::vector<int> cpus;
+  if (!ParseCpuList(text, &cpus).empty()) cpus.clear();
+  return cpus;
+}
+
+// -C against the online CPUs; fills the reported CPUs and their places.
+std::string ChooseCpus(const Options &options, Setup *setup) {
+  const std::vector<int> online = OnlineCpus();
+  if (online.empty()) return "cannot read the online CPUs from /sys/devices/system/cpu/online";
+  if (options.cpus_given) {
+    for (int cpu : options.cpus) {
+      if (std::find(online.begin(), online.end(), cpu) == online.end()) {
+        return "CPU " + std::to_string(cpu) + " in -C " + FormatCpuList(options.cpus) +
+               " is not online (online: " + FormatCpuList(online) + ")";
+      }
+    }
+    setup->cpus = options.cpus;
+  } else {
+    setup->cpus = online;
+  }
+  // Cores and sockets come from hwloc (a few ms): only when the split needs them.
+  const bool needs_topology = options.aggregation == Aggregation::kPerCore ||
+                              options.aggregation == Aggregation::kPerSocket;
+  for (int cpu : setup->cpus) {
+    CpuPlace place;
+    place.linux_cpu = cpu;
+    if (needs_topology) {
+      const pmapi::Topology &topology = pmapi::Topology::Cached();
+      const int dense = topology.DenseIndexOf(cpu);
+      if (dense >= 0) {
+        place.core = topology.cpus()[static_cast<size_t>(dense)].core;
+        place.package = topology.cpus()[static_cast<size_t>(dense)].package;
+      }
+    }
+    setup->places.push_back(place);
+  }
+  return "";
+}
+
+int Main(int argc, char **argv) {
+  Options options;
+  std::string error = ParseOptions(std::vector<std::string>(argv + 1, argv + argc), &options);
+  if (!error.empty()) return UsageError(error);
+  if (options.help) {
+    fputs(UsageText().c_str(), stdout);
+    return 0;
+  }
+  if (options.version) {
+    printf("pmcount (libpmapi) %s\n", PMCOUNT_VERSION);
+    return 0;
+  }
+  std::vector<EventSpec> specs;
+  for (const std::string &list : options.event_lists) {
+    error = ParseEventList(list, &specs);
+    if (!error.empty()) return UsageError(error);
+  }
+
+  PfmStrings pfm_strings;
+  error = pfm_strings.Prepare(specs);
+  if (!error.empty()) return Failure(error);
+  pm_info2_t info;
+  const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
+  pfm_strings.Restore();  // before the command inherits the environment
+  if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
+
+  Setup setup;
+  setup.options = &options;
+  error = SelectEvents(options, specs, pfm_strings, &setup.selection);
+  if (!error.empty()) return UsageError(error);
+  Report report;
+  report.notes = setup.selection.notes;
+  error = ChooseMode(options, setup.selection, &setup.mode, &report.notes);
+  if (!error.empty()) return UsageError(error);
+  if (options.system_wide) {
+    error = ChooseCpus(options, &setup);
+    if (!error.empty()) return UsageError(error);
+  }
+
+  int fd = STDERR_FILENO;
+  if (!options.output_path.empty()) {
+    fd = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      return Failure("cannot open " + options.output_path + ": " + strerror(errno));
+    }
+  }
+  Output output(fd);
+
+  report.command = options.command;
+  report.system_wide = options.system_wide;
+  report.cpus = FormatCpuList(setup.cpus);
+  report.mode = ModeName(setup.mode);
+  if (setup.selection.group) report.group = setup.selection.group->record.short_name;
+  report.aggregation = options.aggregation;
+  report.stats = options.stats;
+  std::unique_ptr<Printer> printer;
+  switch (options.format) {
+    case Format::kHuman:
+      printer = MakeHumanPrinter();
+      break;
+    case Format::kCsv:
+      printer = MakeCsvPrinter(options.separator);
+      for (const std::string &note : report.notes)
+        fprintf(stderr, "pmcount: note: %s\n", note.c_str());
+      break;
+    case Format::kJson:
+      printer = MakeJsonPrinter();
+      break;
+  }
+  const int status = RunSession(setup, &report, printer.get(), &output);
+  if (fd != STDERR_FILENO) close(fd);
+  return status;
+}
+
+}  // namespace
+}  // namespace pmcount
+
+int main(int argc, char **argv) { return pmcount::Main(argc, argv); }

@@ -1,0 +1,26 @@
+// Which privilege levels to count: -u/-k, the events' own :u/:k, or the default, which is
+// both where the kernel allows it and user mode only where it does not.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "event_selection.h"
+#include "options.h"
+
+namespace pmcount {
+
+struct Mode {
+  bool user = true;
+  bool kernel = true;
+};
+
+// Returns "" or a usage error (events asking for different modes: one pmapi program has one).
+// Appends a note when the default had to leave kernel mode out.
+std::string ChooseMode(const Options &options, const Selection &selection, Mode *mode,
+                       std::vector<std::string> *notes);
+
+// "user+kernel", "user" or "kernel".
+std::string ModeName(const Mode &mode);
+
+}  // namespace pmcount

@@ -1,0 +1,396 @@
+#include "options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <algorithm>
+
+namespace pmcount {
+namespace {
+
+// perf stat refuses intervals under 10 ms: below that the reads themselves dominate.
+constexpr long kMinIntervalMs = 10;
+constexpr long kMaxIntervalMs = 86400L * 1000;
+constexpr int kMaxRepeat = 100;  // perf stat's limit too
+constexpr double kMaxDurationS = 365.0 * 86400;
+constexpr int kMaxCpu = 65535;  // the kernel's CPU lists never go beyond this here
+
+enum class Id {
+  kEvent,
+  kGroup,
+  kUser,
+  kKernel,
+  kAllCpus,
+  kCpu,
+  kPerCpu,
+  kPerCore,
+  kPerSocket,
+  kStats,
+  kInterval,
+  kRepeat,
+  kTime,
+  kSeparator,
+  kJson,
+  kOutput,
+  kHelp,
+  kVersion
+};
+
+struct Spec {
+  char short_name;  // 0: none
+  const char *long_name;
+  bool takes_value;
+  Id id;
+};
+
+constexpr Spec kSpecs[] = {
+    {'e', "event", true, Id::kEvent},
+    {'g', "group", true, Id::kGroup},
+    {'u', "user", false, Id::kUser},
+    {'k', "kernel", false, Id::kKernel},
+    {'a', "all-cpus", false, Id::kAllCpus},
+    {'C', "cpu", true, Id::kCpu},
+    {'A', "no-aggr", false, Id::kPerCpu},
+    {0, "per-cpu", false, Id::kPerCpu},
+    {0, "per-core", false, Id::kPerCore},
+    {0, "per-socket", false, Id::kPerSocket},
+    {0, "stats", false, Id::kStats},
+    {'I', "interval", true, Id::kInterval},
+    {'r', "repeat", true, Id::kRepeat},
+    {'t', "time", true, Id::kTime},
+    {'x', "field-separator", true, Id::kSeparator},
+    {'j', "json", false, Id::kJson},
+    {'o', "output", true, Id::kOutput},
+    {'h', "help", false, Id::kHelp},
+    {0, "version", false, Id::kVersion},
+};
+
+const Spec *FindShort(char c) {
+  for (const Spec &spec : kSpecs) {
+    if (spec.short_name == c) return &spec;
+  }
+  return nullptr;
+}
+
+const Spec *FindLong(const std::string &name) {
+  for (const Spec &spec : kSpecs) {
+    if (name == spec.long_name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string Quoted(const std::string &text) { return "'" + text + "'"; }
+
+// A whole decimal number in [min, max], nothing else (no sign, blanks or suffix).
+bool ParseWhole(const std::string &text, long min, long max, long *out) {
+  if (text.empty() || text.size() > 18) return false;
+  long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+  }
+  if (value < min || value > max) return false;
+  *out = value;
+  return true;
+}
+
+bool ParseSeconds(const std::string &text, double *out) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
+  errno = 0;
+  char *end = nullptr;
+  const double value = strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !isfinite(value) || value <= 0 || value > kMaxDurationS) {
+    return false;
+  }
+  *out = value;
+  return true;
+}
+
+const char *AggregationOption(Aggregation aggregation) {
+  switch (aggregation) {
+    case Aggregation::kPerCpu:
+      return "-A";
+    case Aggregation::kPerCore:
+      return "--per-core";
+    case Aggregation::kPerSocket:
+      return "--per-socket";
+    case Aggregation::kTotal:
+      break;
+  }
+  return "";
+}
+
+// Applies one option. Returns "" or what is wrong.
+std::string Apply(const Spec &spec, const std::string &value, const std::string &spelled,
+                  Options *o) {
+  switch (spec.id) {
+    case Id::kEvent:
+      if (value.empty()) return "option " + spelled + " needs an event name";
+      o->event_lists.push_back(value);
+      return "";
+    case Id::kGroup:
+      if (value.empty()) return "option " + spelled + " needs a group name or id";
+      if (!o->group.empty()) return "only one -g group can be counted at a time";
+      o->group = value;
+      return "";
+    case Id::kUser:
+      o->user = true;
+      return "";
+    case Id::kKernel:
+      o->kernel = true;
+      return "";
+    case Id::kAllCpus:
+      o->system_wide = true;
+      return "";
+    case Id::kCpu: {
+      std::string error = ParseCpuList(value, &o->cpus);
+      if (!error.empty()) return "bad CPU list " + Quoted(value) + " for " + spelled + ": " + error;
+      o->cpus_given = true;
+      return "";
+    }
+    case Id::kPerCpu:
+    case Id::kPerCore:
+    case Id::kPerSocket: {
+      const Aggregation wanted = spec.id == Id::kPerCpu    ? Aggregation::kPerCpu
+                                 : spec.id == Id::kPerCore ? Aggregation::kPerCore
+                                                           : Aggregation::kPerSocket;
+      if (o->aggregation != Aggregation::kTotal && o->aggregation != wanted) {
+        return std::string(AggregationOption(o->aggregation)) + " and " + spelled +
+               " cannot be combined: choose one way to split the counts";
+      }
+      o->aggregation = wanted;
+      return "";
+    }
+    case Id::kStats:
+      o->stats = true;
+      return "";
+    case Id::kInterval:
+      if (!ParseWhole(value, kMinIntervalMs, kMaxIntervalMs, &o->interval_ms)) {
+        return "bad interval " + Quoted(value) + " for " + spelled +
+               ": give whole milliseconds, at least " + std::to_string(kMinIntervalMs);
+      }
+      return "";
+    case Id::kRepeat: {
+      long runs = 0;
+      if (!ParseWhole(value, 1, kMaxRepeat, &runs)) {
+        return "bad repeat count " + Quoted(value) + " for " + spelled + ": give 1 to " +
+               std::to_string(kMaxRepeat);
+      }
+      o->repeat = static_cast<int>(runs);
+      return "";
+    }
+    case Id::kTime:
+      if (!ParseSeconds(value, &o->duration_s)) {
+        return "bad duration " + Quoted(value) + " for " + spelled +
+               ": give seconds greater than 0, such as 2 or 0.5";
+      }
+      return "";
+    case Id::kSeparator:
+      if (value.empty()) return "option " + spelled + " needs a separator, such as , or ;";
+      o->format = Format::kCsv;
+      o->separator = value;
+      return "";
+    case Id::kJson:
+      o->format = Format::kJson;
+      return "";
+    case Id::kOutput:
+      if (value.empty()) return "option " + spelled + " needs a file name";
+      o->output_path = value;
+      return "";
+    case Id::kHelp:
+      o->help = true;
+      return "";
+    case Id::kVersion:
+      o->version = true;
+      return "";
+  }
+  return "internal error: unhandled option " + spelled;
+}
+
+// The rules between options, checked once everything is read.
+std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
+  if (csv_seen && json_seen) return "-x and --json cannot be combined: choose one output format";
+  if (!o.event_lists.empty() && !o.group.empty()) {
+    return "-e and -g cannot be combined: count either events or one group";
+  }
+  if (o.command.empty() && !o.system_wide) {
+    return "no command to count: give one after --, or -a to count the whole machine";
+  }
+  if (!o.system_wide) {
+    if (o.cpus_given) return "-C selects CPUs for system-wide counting: add -a";
+    if (o.aggregation != Aggregation::kTotal) {
+      return std::string(AggregationOption(o.aggregation)) +
+             " splits system-wide counts by CPU: add -a (a command's counts follow its threads, "
+             "not CPUs)";
+    }
+    if (o.stats) return "--stats summarizes counts across CPUs: add -a";
+  }
+  if (o.duration_s > 0 && !o.command.empty()) {
+    return "-t counts for a fixed time without a command: give either -t or a command";
+  }
+  if (o.duration_s > 0 && !o.system_wide) return "-t needs -a: it counts the whole machine";
+  if (o.repeat > 1 && o.command.empty()) return "-r repeats a command: give one after --";
+  if (o.repeat > 1 && o.interval_ms > 0) {
+    return "-r and -I cannot be combined: repeated runs print one summary each";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string ParseCpuList(const std::string &text, std::vector<int> *cpus) {
+  if (text.empty()) return "the list is empty";
+  std::vector<int> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    if (item.empty()) return "an empty item (two commas, or a comma at an end)";
+    const size_t dash = item.find('-');
+    long first = 0, last = 0;
+    if (!ParseWhole(item.substr(0, dash), 0, kMaxCpu, &first)) {
+      return Quoted(item) + " is not a CPU number or a range such as 0-3";
+    }
+    last = first;
+    if (dash != std::string::npos && !ParseWhole(item.substr(dash + 1), 0, kMaxCpu, &last)) {
+      return Quoted(item) + " is not a CPU number or a range such as 0-3";
+    }
+    if (last < first) return "the range " + Quoted(item) + " runs backwards";
+    for (long cpu = first; cpu <= last; ++cpu) out.push_back(static_cast<int>(cpu));
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  *cpus = std::move(out);
+  return "";
+}
+
+std::string FormatCpuList(const std::vector<int> &cpus) {
+  std::string text;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!text.empty()) text += ',';
+    text += std::to_string(cpus[i]);
+    if (j > i) text += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+std::string ParseOptions(const std::vector<std::string> &args, Options *options) {
+  Options o;
+  bool csv_seen = false, json_seen = false;
+  size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg.size() < 2 || arg[0] != '-') break;  // the command starts here
+    if (arg[1] == '-') {
+      const size_t equals = arg.find('=');
+      const std::string name =
+          arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+      const Spec *spec = FindLong(name);
+      if (!spec) return "unknown option " + Quoted(arg);
+      std::string value;
+      if (spec->takes_value) {
+        if (equals != std::string::npos) {
+          value = arg.substr(equals + 1);
+        } else if (i + 1 < args.size()) {
+          value = args[++i];
+        } else {
+          return "option --" + name + " needs a value";
+        }
+      } else if (equals != std::string::npos) {
+        return "option --" + name + " takes no value";
+      }
+      csv_seen |= spec->id == Id::kSeparator;
+      json_seen |= spec->id == Id::kJson;
+      std::string error = Apply(*spec, value, "--" + name, &o);
+      if (!error.empty()) return error;
+      continue;
+    }
+    // A bundle of short options: "-uk", "-etask-clock", "-e task-clock".
+    for (size_t k = 1; k < arg.size(); ++k) {
+      const Spec *spec = FindShort(arg[k]);
+      if (!spec) return "unknown option " + Quoted(std::string("-") + arg[k]);
+      const std::string spelled = std::string("-") + arg[k];
+      std::string value;
+      if (spec->takes_value) {
+        if (k + 1 < arg.size()) {
+          value = arg.substr(k + 1);
+        } else if (i + 1 < args.size()) {
+          value = args[++i];
+        } else {
+          return "option " + spelled + " needs a value";
+        }
+        k = arg.size();  // the value took the rest of this argument
+      }
+      csv_seen |= spec->id == Id::kSeparator;
+      json_seen |= spec->id == Id::kJson;
+      std::string error = Apply(*spec, value, spelled, &o);
+      if (!error.empty()) return error;
+    }
+  }
+  o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  if (!o.help && !o.version) {
+    std::string error = Validate(o, csv_seen, json_seen);
+    if (!error.empty()) return error;
+  }
+  *options = std::move(o);
+  return "";
+}
+
+std::string UsageText() {
+  return R"(Usage: pmcount [options] [--] command [args...]
+       pmcount -a [-C cpus] [options] [-- command [args...] | -t seconds]
+
+Counts hardware and software events, through the AIX pmapi calls, for a command and
+everything it starts (not pmcount itself), or for the whole machine with -a.
+
+Events:
+  -e, --event LIST        events to count, comma-separated: AIX mnemonics (PM_CYC), kernel
+                          software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
+                          sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write);
+                          a :u or :k suffix selects the mode. At most 8 events (one pmapi
+                          program). Repeat -e to add more. `pmlist` lists them all.
+  -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
+                          Default: cycles, instructions and branches when the machine has a
+                          hardware PMU, otherwise task-clock, context-switches,
+                          cpu-migrations and page-faults.
+  -u, --user              count user mode
+  -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
+
+Targets:
+  -a, --all-cpus          count every CPU (needs root or CAP_PERFMON)
+  -C, --cpu LIST          with -a: report these CPUs only, e.g. 0-3,6
+  -t, --time SECONDS      with -a and no command: count for this long (default: until ^C)
+
+Splitting (with -a):
+  -A, --no-aggr, --per-cpu  one line per CPU
+      --per-core          one line per core
+      --per-socket        one line per socket
+      --stats             sum, min, max and average across the CPUs
+
+Time:
+  -I, --interval MS       print the counts of each interval of MS milliseconds (>= 10)
+  -r, --repeat N          run the command N times; print means and their relative spread
+
+Output (to stderr unless -o):
+  -x, --field-separator SEP  CSV-like lines in perf stat's field order
+  -j, --json              one JSON object per line
+  -o, --output FILE       write the counts to FILE
+  -h, --help              this text
+      --version           the version
+
+Exit status: the command's (128+N when signal N killed it); 127 if the command was not
+found, 126 if it could not be run; 2 for a usage error; 125 when counting failed.
+SIGINT, SIGTERM and SIGHUP are passed to the command, and the counts so far are printed.
+)";
+}
+
+}  // namespace pmcount

@@ -1,0 +1,34 @@
+// Turns a Report and its snapshots into text: the human table, perf stat's CSV field order,
+// or JSON lines. Each call returns whole lines, so nothing is ever half-printed.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "options.h"
+#include "report.h"
+
+namespace pmcount {
+
+class Printer {
+ public:
+  virtual ~Printer() = default;
+  // Printed once before the first -I interval (a column header, say); may be "".
+  virtual std::string BeginIntervals(const Report &report) = 0;
+  // One -I interval.
+  virtual std::string Interval(const Report &report, const Snapshot &snapshot) = 0;
+  // The final counts (after the intervals, if any).
+  virtual std::string Final(const Report &report, const Snapshot &snapshot) = 0;
+};
+
+std::unique_ptr<Printer> MakeHumanPrinter();
+std::unique_ptr<Printer> MakeCsvPrinter(const std::string &separator);
+std::unique_ptr<Printer> MakeJsonPrinter();
+
+// The command as one line for headings: arguments joined by spaces.
+std::string CommandLine(const Report &report);
+
+// Running share in percent (100 when nothing was enabled: there was nothing to share).
+double PercentRunning(const Cell &cell);
+
+}  // namespace pmcount

@@ -1,0 +1,93 @@
+#include "program_plan.h"
+
+#include <string.h>
+
+namespace pmcount {
+namespace {
+
+// Puts every still-countable event on the next free counter (no group).
+void Assign(Plan *plan) {
+  plan->prog.mode.b.is_group = 0;
+  for (int &event : plan->prog.events) event = COUNT_NOTHING;
+  int counter = 0;
+  for (size_t e = 0; e < plan->ids.size(); ++e) {
+    if (!plan->reasons[e].empty()) {
+      plan->counter_of_event[e] = -1;
+      continue;
+    }
+    plan->counter_of_event[e] = counter;
+    plan->prog.events[counter++] = plan->ids[e];
+  }
+}
+
+// Codes that are about an event (or the events together) rather than the whole attempt.
+bool AboutAnEvent(int rc) {
+  return rc == Pmapi_NoHardware || rc == Pmapi_InvalidEvent || rc == Pmapi_KernelError ||
+         rc == Pmapi_NotSchedulable || rc == Pmapi_Busy || rc == Pmapi_InvalidGroup;
+}
+
+// pm_strerror's sentence without its "where: " prefix.
+std::string Reason(int rc) {
+  std::string text = pm_strerror("pmcount", rc);
+  const std::string prefix = "pmcount: ";
+  if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
+  return text;
+}
+
+}  // namespace
+
+bool Plan::empty() const {
+  for (int counter : counter_of_event) {
+    if (counter >= 0) return false;
+  }
+  return true;
+}
+
+Plan MakePlan(const Selection &selection, const Mode &mode) {
+  Plan plan;
+  memset(&plan.prog, 0, sizeof plan.prog);
+  plan.prog.mode.w = (mode.user ? PM_USER : 0) | (mode.kernel ? PM_KERNEL : 0);
+  plan.counter_of_event.assign(selection.events.size(), -1);
+  plan.reasons.assign(selection.events.size(), "");
+  bool all = true;
+  for (size_t e = 0; e < selection.events.size(); ++e) {
+    plan.ids.push_back(selection.events[e].entry->id);
+    if (!Countable(*selection.events[e].entry, &plan.reasons[e])) all = false;
+  }
+  Assign(&plan);
+  if (selection.group && all) {
+    // The group as such proves pmapi's is_group path; the library puts member i on counter
+    // i, exactly where Assign put it.
+    for (int &event : plan.prog.events) event = COUNT_NOTHING;
+    plan.prog.events[0] = selection.group->record.id;
+    plan.prog.mode.b.is_group = 1;
+  }
+  return plan;
+}
+
+int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
+        const std::function<void()> &unset) {
+  if (plan->empty()) return 0;
+  int rc = set(plan->prog);
+  if (rc == 0 || !AboutAnEvent(rc)) return rc;
+  for (size_t e = 0; e < plan->ids.size(); ++e) {
+    if (!plan->reasons[e].empty()) continue;
+    pm_prog_t alone = plan->prog;
+    alone.mode.b.is_group = 0;
+    for (int &event : alone.events) event = COUNT_NOTHING;
+    alone.events[0] = plan->ids[e];
+    const int own = set(alone);
+    if (own == 0) {
+      unset();
+    } else if (AboutAnEvent(own)) {
+      plan->reasons[e] = Reason(own);
+    } else {
+      return own;
+    }
+  }
+  Assign(plan);
+  if (plan->empty()) return 0;
+  return set(plan->prog);
+}
+
+}  // namespace pmcount

@@ -1,0 +1,81 @@
+// What pmcount prints, independent of how: the counted events and metrics, and snapshots of
+// their values (the final one, or one per -I interval), split into rows (the total, or one per
+// CPU, core or socket). The printers (printer.h) turn these into text.
+#pragma once
+
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "options.h"
+
+namespace pmcount {
+
+enum class CellState { kCounted, kNotSupported, kNotCounted };
+
+// One event in one row.
+struct Cell {
+  CellState state = CellState::kCounted;
+  double value = 0;         // the count; with -r the mean over the runs
+  double spread_pct = -1;   // with -r: relative standard error of the mean, in percent
+  uint64_t enabled_ns = 0;  // time the counters were enabled (summed over CPUs)
+  uint64_t running_ns = 0;  // time they actually counted; less only if the kernel multiplexed
+};
+
+struct Row {
+  std::string label;            // "" for the total; "CPU3", "S0-C1", "S0"
+  int cpu = -1;                 // per-CPU rows: the Linux CPU number
+  int cpus = 0;                 // CPUs summed into the row (per-core and per-socket rows)
+  std::vector<Cell> cells;      // one per event
+  std::vector<double> metrics;  // one per metric; NaN when a member was not counted
+};
+
+// --stats: one event across the reported CPUs.
+struct Stat {
+  bool valid = false;  // false when no CPU counted it
+  double sum = 0, min = 0, max = 0, avg = 0;
+};
+
+struct Snapshot {
+  bool interval = false;        // an -I line rather than the final counts
+  uint64_t since_start_ns = 0;  // -I: when this interval ended, since counting started
+  uint64_t span_ns = 0;         // the time the counts cover (for metrics' `time`)
+  std::vector<Row> rows;
+  std::vector<Stat> stats;  // --stats: one per event
+};
+
+struct EventInfo {
+  std::string name;    // as the user wrote it ("cycles:u"), or the catalog's short name
+  int id = 0;          // catalog event id
+  std::string unit;    // "ns" for the clocks, else ""
+  std::string reason;  // why it is <not supported>, "" when it is counted
+};
+
+struct MetricInfo {
+  std::string name;   // "IPC"
+  std::string group;  // the group that defines it: "pm_basic"
+};
+
+struct Report {
+  std::vector<std::string> command;  // empty for -a without a command
+  bool system_wide = false;
+  std::string cpus;   // -a: the reported CPUs, "0-1"
+  std::string mode;   // "user+kernel", "user", "kernel"
+  std::string group;  // -g, or the default group: its short name
+  std::vector<EventInfo> events;
+  std::vector<MetricInfo> metrics;
+  std::vector<std::string> notes;  // one line each, printed before the counts
+  Aggregation aggregation = Aggregation::kTotal;
+  bool stats = false;
+  int runs = 1;
+  // The command's times (elapsed over the runs: mean and spread as for counts).
+  bool has_times = false;
+  double elapsed_ns = 0;
+  double elapsed_spread_pct = -1;
+  uint64_t user_ns = 0, system_ns = 0;
+  std::string ended;  // "killed by SIGINT" when it did not exit normally, else ""
+  int exit_status = 0;
+};
+
+}  // namespace pmcount

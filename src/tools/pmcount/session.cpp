@@ -1,0 +1,258 @@
+#include "session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "command.h"
+#include "counting.h"
+#include "program_plan.h"
+
+namespace pmcount {
+namespace {
+
+constexpr int kCountingFailed = 125;
+constexpr int kNotFound = 127, kNotExecutable = 126;
+
+uint64_t Ns(const struct timeval &tv) {
+  return static_cast<uint64_t>(tv.tv_sec) * 1000000000u + static_cast<uint64_t>(tv.tv_usec) * 1000u;
+}
+
+std::string UnitOf(const pmapi::CatalogEvent &entry) {
+  const std::string &e = entry.encoding;
+  if (e == "perf::PERF_COUNT_SW_TASK_CLOCK" || e == "perf::PERF_COUNT_SW_CPU_CLOCK") return "ns";
+  return "";
+}
+
+void DescribeEvents(const Setup &setup, const Plan &plan, Report *report) {
+  report->events.clear();
+  for (size_t e = 0; e < setup.selection.events.size(); ++e) {
+    const SelectedEvent &event = setup.selection.events[e];
+    EventInfo info;
+    info.name = event.name;
+    info.id = event.entry->id;
+    info.unit = UnitOf(*event.entry);
+    info.reason = plan.reasons[e];
+    report->events.push_back(info);
+  }
+  report->metrics.clear();
+  for (const MetricDef &metric : setup.selection.metrics) {
+    report->metrics.push_back(MetricInfo{metric.name, metric.group});
+  }
+}
+
+void ComputeMetrics(const Setup &setup, uint64_t span_ns, Row *row) {
+  row->metrics.clear();
+  for (const MetricDef &metric : setup.selection.metrics) {
+    std::vector<double> values;
+    bool complete = true;
+    for (size_t index : metric.events) {
+      const Cell &cell = row->cells[index];
+      if (cell.state != CellState::kCounted) complete = false;
+      values.push_back(cell.value);
+    }
+    row->metrics.push_back(complete ? metric.formula->Evaluate(values, span_ns / 1e9) : NAN);
+  }
+}
+
+// Counts, rows and statistics of one reading (a whole run, or one interval's deltas).
+Snapshot MakeSnapshot(const Setup &setup, const Plan &plan, const std::vector<Sample> &samples,
+                      uint64_t span_ns) {
+  Snapshot snapshot;
+  snapshot.span_ns = span_ns;
+  const std::vector<CpuPlace> &places =
+      setup.options->system_wide ? setup.places : std::vector<CpuPlace>();
+  snapshot.rows = BuildRows(samples, places, setup.options->aggregation, plan.counter_of_event);
+  for (Row &row : snapshot.rows) ComputeMetrics(setup, span_ns, &row);
+  if (setup.options->stats) {
+    const std::vector<Row> per_cpu =
+        BuildRows(samples, places, Aggregation::kPerCpu, plan.counter_of_event);
+    snapshot.stats = CrossCpuStats(per_cpu, plan.counter_of_event.size());
+  }
+  return snapshot;
+}
+
+std::vector<Sample> EmptySamples(const Setup &setup) {
+  return std::vector<Sample>(setup.options->system_wide ? setup.cpus.size() : 1);
+}
+
+struct RunResult {
+  std::vector<Sample> samples;
+  uint64_t elapsed_ns = 0;
+  uint64_t user_ns = 0, system_ns = 0;
+  int exit_status = 0;
+  std::string ended;
+};
+
+class Runner {
+ public:
+  Runner(const Setup &setup, Plan *plan, Report *report, Printer *printer, Output *output)
+      : setup_(setup),
+        options_(*setup.options),
+        plan_(plan),
+        report_(report),
+        printer_(printer),
+        output_(output) {}
+
+  // Returns 0, or pmcount's exit status for a failure already reported on stderr.
+  int RunOnce(bool first, RunResult *result) {
+    counting_.reset();
+    auto arm = [&](pid_t pid) {
+      const int rc = Arm(
+          plan_,
+          [&](const pm_prog_t &prog) {
+            return options_.system_wide ? CountSystemWide(prog, setup_.cpus, &counting_)
+                                        : CountCommand(pid, prog, &counting_);
+          },
+          [&] { counting_.reset(); });
+      if (rc != 0) {
+        fprintf(stderr, "pmcount: %s\n",
+                pm_strerror(options_.system_wide ? "pm_set_program" : "pm_set_program_group", rc));
+        return rc;
+      }
+      DescribeEvents(setup_, *plan_, report_);
+      return 0;
+    };
+    Command command;
+    uint64_t start = 0;
+    if (options_.command.empty()) {
+      if (arm(0) != 0) return kCountingFailed;
+    } else {
+      const int rc = command.Start(options_.command, arm);
+      if (rc == -1) {
+        const int err = command.exec_errno();
+        fprintf(stderr, "pmcount: cannot run '%s': %s\n", options_.command[0].c_str(),
+                err == ENOENT ? "command not found" : strerror(err));
+        return err == ENOENT ? kNotFound : kNotExecutable;
+      }
+      if (rc != 0) return kCountingFailed;
+    }
+    start = NowNs();
+    if (first && options_.interval_ms) {
+      if (!output_->Write(printer_->BeginIntervals(*report_))) return kCountingFailed;
+    }
+    last_tick_ = start;
+    start_ = start;
+    previous_ = EmptySamples(setup_);
+    const uint64_t interval_ns = static_cast<uint64_t>(options_.interval_ms) * 1000000u;
+    const uint64_t deadline =
+        options_.duration_s > 0 ? start + static_cast<uint64_t>(options_.duration_s * 1e9) : 0;
+    WaitLoop(options_.command.empty() ? nullptr : &command, deadline, interval_ns, [&] { Tick(); });
+    const uint64_t end = NowNs();
+    if (options_.interval_ms && end > last_tick_) Tick();  // the last, partial interval
+    result->samples = Read();
+    if (counting_) counting_->Delete();
+    result->elapsed_ns = end - start;
+    if (!options_.command.empty()) {
+      result->user_ns = Ns(command.usage().ru_utime);
+      result->system_ns = Ns(command.usage().ru_stime);
+      result->exit_status = command.exit_status();
+      if (command.exit_status() >= 128) result->ended = command.how_it_ended();
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<Sample> Read() {
+    std::vector<Sample> samples = EmptySamples(setup_);
+    if (counting_) {
+      const int rc = counting_->Read(&samples);
+      if (rc != 0) {
+        for (Sample &sample : samples) sample.rc = rc;
+      }
+    }
+    return samples;
+  }
+
+  void Tick() {
+    const uint64_t now_ns = NowNs();
+    std::vector<Sample> now = Read();
+    std::vector<Sample> delta(now.size());
+    for (size_t i = 0; i < now.size(); ++i) delta[i] = Difference(now[i], previous_[i]);
+    Snapshot snapshot = MakeSnapshot(setup_, *plan_, delta, now_ns - last_tick_);
+    snapshot.interval = true;
+    snapshot.since_start_ns = now_ns - start_;
+    output_->Write(printer_->Interval(*report_, snapshot));
+    previous_ = now;
+    last_tick_ = now_ns;
+  }
+
+  const Setup &setup_;
+  const Options &options_;
+  Plan *plan_;
+  Report *report_;
+  Printer *printer_;
+  Output *output_;
+  std::unique_ptr<Counting> counting_;
+  std::vector<Sample> previous_;
+  uint64_t start_ = 0, last_tick_ = 0;
+};
+
+}  // namespace
+
+bool Output::Write(const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+int RunSession(const Setup &setup, Report *report, Printer *printer, Output *output) {
+  const Options &options = *setup.options;
+  Plan plan = MakePlan(setup.selection, setup.mode);
+  DescribeEvents(setup, plan, report);
+  BlockWaitedSignals();
+
+  Runner runner(setup, &plan, report, printer, output);
+  std::vector<std::vector<Row>> run_rows;
+  std::vector<std::vector<Sample>> run_samples;
+  std::vector<double> elapsed;
+  RunResult last;
+  for (int run = 0; run < options.repeat; ++run) {
+    RunResult result;
+    const int failed = runner.RunOnce(run == 0, &result);
+    if (failed) return failed;
+    run_samples.push_back(result.samples);
+    elapsed.push_back(static_cast<double>(result.elapsed_ns));
+    last = result;
+    if (!result.ended.empty()) break;  // interrupted: report what was counted so far
+  }
+
+  report->runs = static_cast<int>(run_samples.size());
+  report->has_times = true;
+  MeanAndSpread(elapsed, &report->elapsed_ns, &report->elapsed_spread_pct);
+  report->user_ns = last.user_ns;
+  report->system_ns = last.system_ns;
+  report->exit_status = last.exit_status;
+  report->ended = last.ended;
+
+  Snapshot final_snapshot;
+  if (run_samples.size() == 1) {
+    final_snapshot = MakeSnapshot(setup, plan, run_samples[0], last.elapsed_ns);
+  } else {
+    for (const std::vector<Sample> &samples : run_samples) {
+      run_rows.push_back(MakeSnapshot(setup, plan, samples, 0).rows);
+    }
+    final_snapshot.rows = MeanOfRuns(run_rows);
+    final_snapshot.span_ns = static_cast<uint64_t>(report->elapsed_ns);
+    for (Row &row : final_snapshot.rows) ComputeMetrics(setup, final_snapshot.span_ns, &row);
+    if (options.stats) {
+      final_snapshot.stats = MakeSnapshot(setup, plan, run_samples.back(), 0).stats;
+    }
+  }
+  if (!output->Write(printer->Final(*report, final_snapshot))) {
+    fprintf(stderr, "pmcount: cannot write the counts: %s\n", strerror(errno));
+    return kCountingFailed;
+  }
+  return options.command.empty() ? 0 : last.exit_status;
+}
+
+}  // namespace pmcount

@@ -1,0 +1,55 @@
+// pmlist: what this machine can count through the AIX pmapi calls (docs/pmlist.1).
+#include <pmapi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "listing.h"
+#include "options.h"
+#include "printing.h"
+
+namespace pmlist {
+namespace {
+
+bool WriteAll(const std::string &text) {
+  return fwrite(text.data(), 1, text.size(), stdout) == text.size() && fflush(stdout) == 0;
+}
+
+int Main(int argc, char **argv) {
+  Options options;
+  const std::string error = ParseOptions(std::vector<std::string>(argv + 1, argv + argc), &options);
+  if (!error.empty()) {
+    fprintf(stderr, "pmlist: %s\nTry 'pmlist --help' for more information.\n", error.c_str());
+    return 2;
+  }
+  if (options.help) return WriteAll(UsageText()) ? 0 : 1;
+
+  // The status filter is pm_initialize's own: the lists it returns are exactly what a pmapi
+  // program may use under that filter.
+  pm_info2_t info;
+  pm_groups_info_t groups = {};
+  const int rc = pm_initialize(options.status_filter | (options.groups ? PM_GET_GROUPS : 0), &info,
+                               &groups, PM_CURRENT);
+  if (rc != 0) {
+    fprintf(stderr, "pmlist: %s\n", pm_strerror("pm_initialize", rc));
+    return 1;
+  }
+  std::string text;
+  if (options.groups) {
+    std::vector<GroupRow> rows = ListGroups(options, info, groups);
+    text = options.json ? GroupJson(info.proc_name, rows) : GroupTable(rows, options.verbose);
+  } else {
+    std::vector<EventRow> rows = ListEvents(options, info);
+    text = options.json ? EventJson(info.proc_name, rows, options.verbose)
+                        : EventTable(rows, options.verbose);
+  }
+  if (!options.json) text = "processor: " + std::string(info.proc_name) + "\n" + text;
+  return WriteAll(text) ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace pmlist
+
+int main(int argc, char **argv) { return pmlist::Main(argc, argv); }

@@ -1,0 +1,34 @@
+// pmlist's command line: a pure function of the arguments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pmlist {
+
+// Event sources, as --source names them.
+enum Source : unsigned {
+  kSourceTable = 1,       // events/ tables: AIX mnemonics and named software events
+  kSourcePmu = 2,         // libpfm4's PMU events ("pmu::EVENT")
+  kSourceSoftware = 4,    // kernel software events (from the tables or libpfm4's perf PMU)
+  kSourceSysfs = 8,       // kernel PMU events declared in sysfs ("pmu/event")
+  kSourceTracepoint = 16  // tracefs tracepoints ("subsystem:event")
+};
+constexpr unsigned kAllSources = 31;
+
+struct Options {
+  int status_filter = 7;  // PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT
+  bool status_given = false;
+  unsigned sources = kAllSources;
+  std::string pattern;  // case-insensitive substring of name, long name or description
+  bool groups = false;
+  bool verbose = false;
+  bool json = false;
+  bool help = false;
+};
+
+// Returns "" or what is wrong.
+std::string ParseOptions(const std::vector<std::string> &args, Options *options);
+std::string UsageText();
+
+}  // namespace pmlist

@@ -1,0 +1,102 @@
+#include "printing.h"
+
+#include <algorithm>
+
+#include "json.h"
+#include "text_format.h"
+
+namespace pmlist {
+namespace {
+
+using tools::JsonString;
+using tools::PadLeft;
+using tools::PadRight;
+
+// Names longer than this push their own line's description right rather than everyone's.
+constexpr size_t kMaxNameColumn = 40;
+
+std::string Strings(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + JsonString(items[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string EventTable(const std::vector<EventRow> &rows, bool verbose) {
+  size_t name_width = 4;
+  for (const EventRow &row : rows) name_width = std::max(name_width, row.name.size());
+  name_width = std::min(name_width, kMaxNameColumn);
+  std::string out = PadLeft("ID", 7) + "  " + PadRight("NAME", name_width) + "  " +
+                    PadRight("STATUS", 10) + "  " + PadRight("COUNTERS", 8) + "  DESCRIPTION\n";
+  for (const EventRow &row : rows) {
+    out += PadLeft(std::to_string(row.id), 7) + "  " + PadRight(row.name, name_width) + "  " +
+           PadRight(row.status, 10) + "  " + PadRight(CounterList(row.counters), 8) + "  " +
+           row.description + "\n";
+    if (verbose) {
+      out += PadLeft("", 9) + "source " + row.source + "; encoding " + row.encoding + "\n";
+    }
+  }
+  out += std::to_string(rows.size()) + (rows.size() == 1 ? " event\n" : " events\n");
+  return out;
+}
+
+std::string GroupTable(const std::vector<GroupRow> &rows, bool verbose) {
+  std::string out;
+  for (const GroupRow &row : rows) {
+    out += PadLeft(std::to_string(row.id), 5) + "  " + row.name + "  " + row.status + "  " +
+           row.long_name + "\n";
+    if (verbose || !row.description.empty()) out += "       " + row.description + "\n";
+    std::string members;
+    for (size_t m = 0; m < row.members.size(); ++m) {
+      members += (m ? " " : "") + std::to_string(m) + ":" + row.members[m];
+    }
+    out += "       events  " + members + "\n";
+    if (!row.missing.empty())
+      out += "       missing " + row.missing + " (not an event of this machine)\n";
+    for (const auto &metric : row.metrics) {
+      out += "       metric  " + metric.first + " = " + metric.second + "\n";
+    }
+  }
+  out += std::to_string(rows.size()) + (rows.size() == 1 ? " group\n" : " groups\n");
+  return out;
+}
+
+std::string EventJson(const std::string &processor, const std::vector<EventRow> &rows,
+                      bool verbose) {
+  std::string out = "{\"processor\":" + JsonString(processor) + ",\"events\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const EventRow &row = rows[i];
+    out += i ? ",\n" : "\n";
+    out += "{\"id\":" + std::to_string(row.id) + ",\"name\":" + JsonString(row.name) +
+           ",\"long_name\":" + JsonString(row.long_name) + ",\"status\":" + JsonString(row.status) +
+           ",\"counters\":" + JsonString(CounterList(row.counters)) +
+           ",\"source\":" + JsonString(row.source) +
+           ",\"description\":" + JsonString(row.description);
+    if (verbose) out += ",\"encoding\":" + JsonString(row.encoding);
+    out += "}";
+  }
+  return out + "\n]}\n";
+}
+
+std::string GroupJson(const std::string &processor, const std::vector<GroupRow> &rows) {
+  std::string out = "{\"processor\":" + JsonString(processor) + ",\"groups\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const GroupRow &row = rows[i];
+    out += i ? ",\n" : "\n";
+    out += "{\"id\":" + std::to_string(row.id) + ",\"name\":" + JsonString(row.name) +
+           ",\"long_name\":" + JsonString(row.long_name) + ",\"status\":" + JsonString(row.status) +
+           ",\"description\":" + JsonString(row.description) +
+           ",\"events\":" + Strings(row.members);
+    if (!row.missing.empty()) out += ",\"missing\":" + JsonString(row.missing);
+    out += ",\"metrics\":[";
+    for (size_t m = 0; m < row.metrics.size(); ++m) {
+      out += (m ? "," : "") + std::string("{\"name\":") + JsonString(row.metrics[m].first) +
+             ",\"formula\":" + JsonString(row.metrics[m].second) + "}";
+    }
+    out += "]}";
+  }
+  return out + "\n]}\n";
+}
+
+}  // namespace pmlist
