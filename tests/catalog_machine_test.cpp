@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "core/kernel.h"
@@ -174,6 +176,22 @@ TEST(catalog_machine, TracepointFoundByNameEncodedWithItsIdAndVerified) {
   int err = KernelErrno(PERF_TYPE_TRACEPOINT, attr.config);
   EXPECT_EQ(getppid.status, err == 0 ? EventStatus::kVerified : EventStatus::kUnverified)
       << "kernel errno " << err;
+}
+
+// The process catalog may come from the on-disk cache (a file another process wrote this
+// boot); it must say exactly what the sources say now.
+TEST(catalog_machine, ProcessCatalogMatchesOneBuiltFromSources) {
+  const Catalog &process = Catalog::Get();
+  std::unique_ptr<Catalog> fresh = Catalog::Build();
+  ASSERT_EQ(process.events().size(), fresh->events().size());
+  EXPECT_EQ(process.proc_name(), fresh->proc_name());
+  std::vector<const CatalogEvent *> a = process.InIdOrder(), b = fresh->InIdOrder();
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i]->id, b[i]->id);
+    EXPECT_EQ(a[i]->short_name, b[i]->short_name);
+    EXPECT_EQ(a[i]->description, b[i]->description);
+    EXPECT_EQ(a[i]->status, b[i]->status) << a[i]->short_name;
+  }
 }
 
 }  // namespace

@@ -5,11 +5,15 @@
 // Built once per process on first use from: the events/ tables (compiled in,
 // plus $PMAPI_EVENTS_DIR/*.tbl), every event of the PMUs libpfm4 detects,
 // the kernel's software events, the sysfs PMU events and the tracefs
-// tracepoints. Entries and their strings live until exit: the lists
-// pm_initialize hands out point into them.
+// tracepoints -- or restored from the per-boot on-disk cache those sources
+// filled (catalog_cache.h), which is what makes a cold pm_initialize cheap.
+// Entries and their strings live until exit: the lists pm_initialize hands
+// out point into them.
 #pragma once
 
 #include <linux/perf_event.h>
+
+#include <stdint.h>
 
 #include <memory>
 #include <string>
@@ -23,6 +27,17 @@ enum class EventSource { kTable, kPfm, kSoftware, kSysfsPmu, kTracepoint };
 
 enum class EventStatus { kVerified, kUnverified, kCaveat };
 
+// The perf_event_attr fields an event encodes to, when the catalog already knows them: table
+// events keep what libpfm4 answered while the catalog was built, so that encoding them needs
+// no libpfm4 (which a catalog restored from the cache has not even initialized).
+struct EventEncoding {
+  bool known = false;  // false: the source encodes the event when asked
+  uint32_t type = 0;
+  uint64_t config = 0;
+  uint64_t config1 = 0;
+  uint64_t config2 = 0;
+};
+
 struct CatalogEvent {
   int id = 0;
   std::string short_name;   // "PM_CYC", "syscalls:sys_enter_getppid", "msr/tsc"
@@ -32,16 +47,26 @@ struct CatalogEvent {
                             // whose short name is their encoding)
   EventSource source = EventSource::kTable;
   EventStatus status = EventStatus::kUnverified;
+  EventEncoding encoded;
 };
+
+struct CatalogContents;
 
 class Catalog {
  public:
-  // The process-wide catalog, built on first call (thread-safe).
+  // The process-wide catalog, built on first call (thread-safe): BuildCached() with the
+  // default cache directory while the real kernel is installed; Build() when a test double is
+  // (the cache describes the real kernel, never a double).
   static const Catalog &Get();
 
-  // A catalog read afresh from the current kernel seam and environment. Get() builds one of
-  // these once; tests build their own to see faked kernels or tables.
+  // A catalog read afresh from the current kernel seam and environment, touching no cache.
+  // Tests build their own to see faked kernels or tables.
   static std::unique_ptr<Catalog> Build();
+  // The catalog the cache under `cache_dir` holds for this machine, boot, library and user
+  // (catalog_cache.h); when it holds none that matches, Build() and store the result there.
+  // "" means no cache: Build(). Never fails for the cache's sake: an unreadable, corrupt or
+  // unwritable cache only costs the time of Build().
+  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_dir);
   ~Catalog();
   Catalog(const Catalog &) = delete;
   Catalog &operator=(const Catalog &) = delete;
@@ -51,7 +76,7 @@ class Catalog {
   const Status &load_status() const { return load_status_; }
 
   // Every event, in storage order (not id order; see InIdOrder).
-  const std::vector<CatalogEvent> &events() const { return events_; }
+  const std::vector<CatalogEvent> &events() const;
   // Every event, by increasing id: table events first (PM_CYC, PM_INST_CMPL, ...).
   std::vector<const CatalogEvent *> InIdOrder() const;
   const CatalogEvent *FindId(int id) const;
@@ -63,15 +88,16 @@ class Catalog {
   Status Encode(const CatalogEvent &event, perf_event_attr *attr) const;
 
   // The host processor as libpfm4 describes its core PMU, for pm_info_t.proc_name.
-  const std::string &proc_name() const { return proc_name_; }
+  const std::string &proc_name() const;
+
+  // Whether this catalog was restored from the on-disk cache rather than built from sources.
+  bool from_cache() const { return from_cache_; }
 
  private:
-  Catalog();
-  void AddRange(int first_id, size_t first_position);
+  Catalog(CatalogContents contents, Status load_status, bool from_cache);
   Status load_status_;
-  std::vector<CatalogEvent> events_;
-  std::string proc_name_;
-  // Indexes are the implementer's business; see catalog.cpp.
+  bool from_cache_ = false;
+  // The contents and the name index are the implementer's business; see catalog.cpp.
   struct Index;
   Index *index_ = nullptr;
 };

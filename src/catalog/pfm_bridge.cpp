@@ -7,6 +7,8 @@
 
 #include <mutex>
 
+#include "catalog/build_id.h"
+
 namespace pmapi {
 namespace {
 
@@ -50,6 +52,14 @@ void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
       events->push_back(std::move(entry));
     }
   }
+}
+
+std::string PfmLibraryIdentity() {
+  std::string build_id = BuildIdOfObjectContaining(reinterpret_cast<const void *>(pfm_initialize));
+  if (build_id.empty()) return "";
+  int version = pfm_get_version();
+  return std::to_string(PFM_MAJ_VERSION(version)) + "." + std::to_string(PFM_MIN_VERSION(version)) +
+         " " + build_id;
 }
 
 std::string PfmEncode(const std::string &event, PfmEncoding *encoding) {

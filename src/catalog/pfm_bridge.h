@@ -38,6 +38,11 @@ std::string PfmInitialize();
 // pseudo PMU "perf_raw" is left out: its one "event" is a syntax for raw codes, not an event.
 void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events);
 
+// "<version> <build id>" of the libpfm4 loaded in this process, for the catalog cache key; ""
+// when the library carries no build id (then a rebuilt libpfm4 could not be told apart).
+// Does not initialize libpfm4.
+std::string PfmLibraryIdentity();
+
 // Encodes `event` ("pmu::EVENT:UMASK") for perf_event_open, user level by default. Returns ""
 // or libpfm4's error text. Thread-safe.
 std::string PfmEncode(const std::string &event, PfmEncoding *encoding);

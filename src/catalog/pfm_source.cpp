@@ -109,6 +109,12 @@ void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &
     event.source = EventSource::kTable;
     if (encoding.alternative >= 0) {
       event.encoding = record.pfm_alternatives[static_cast<size_t>(encoding.alternative)];
+      // Kept so that Encode needs no libpfm4 (nor its ~2 ms initialization after a cache hit).
+      event.encoded.known = true;
+      event.encoded.type = encoding.attr.type;
+      event.encoded.config = encoding.attr.config;
+      event.encoded.config1 = encoding.attr.config1;
+      event.encoded.config2 = encoding.attr.config2;
       SetStatus(probe->Accepts(encoding.attr), record.approximate, &event);
     } else {
       event.encoding = record.pfm_alternatives.front();

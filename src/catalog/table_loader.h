@@ -9,7 +9,12 @@
 
 namespace pmapi {
 
+struct TableLayers;
+
 constexpr const char *kEventsDirVariable = "PMAPI_EVENTS_DIR";
+
+// Where the event tables come from (the catalog cache key reads the run-time ones too).
+const TableLayers &EventTableLayers();
 
 // Fills `records` sorted by id. Returns the first error met (file and line in the detail);
 // the records are then still the usable ones (a bad file contributes nothing).

@@ -1,8 +1,9 @@
 // The one seam between libpmapi and the kernel: every perf_event_open, ioctl,
-// read and close, and every sysfs/tracefs file read, goes through Kernel.
-// Tests install a double that injects faults (EMFILE, a 0-byte read, ...).
-// Every method returns -errno on failure rather than setting errno, so a
-// double cannot forget to set it.
+// read and close, every sysfs/tracefs file read, and the catalog cache's few
+// file writes, go through Kernel. Tests install a double that injects faults
+// (EMFILE, a 0-byte read, an unwritable cache directory, ...). Every method
+// returns -errno on failure rather than setting errno, so a double cannot
+// forget to set it.
 #pragma once
 
 #include <linux/perf_event.h>
@@ -12,6 +13,14 @@
 #include <vector>
 
 namespace pmapi {
+
+// What Stat reports about a file.
+struct FileStat {
+  uid_t owner = 0;
+  mode_t mode = 0;  // type and permission bits, as st_mode
+  off_t size = 0;
+  time_t modified = 0;  // seconds since the epoch
+};
 
 class Kernel {
  public:
@@ -29,6 +38,23 @@ class Kernel {
   virtual int ReadFile(const std::string &path, std::string *contents) = 0;
   // Lists the names in a directory, without "." and ".."; returns 0 or -errno.
   virtual int ListDirectory(const std::string &path, std::vector<std::string> *names) = 0;
+
+  // The file operations of the on-disk catalog cache (src/catalog/catalog_cache.h). They are
+  // not pure so that older doubles, which fake only the calls above, keep compiling: by default
+  // they pass to the real kernel. Each returns 0 or -errno.
+  // access(2) with R_OK/W_OK/X_OK/F_OK.
+  virtual int Access(const std::string &path, int mode);
+  // stat(2), following links.
+  virtual int Stat(const std::string &path, FileStat *info);
+  // mkdir(2); an existing directory gives -EEXIST.
+  virtual int MakeDirectory(const std::string &path, mode_t mode);
+  // Creates `path`, which must not exist (O_EXCL, no link followed), with `mode` and writes
+  // all of `contents` into it. A failed write leaves the partial file for the caller to unlink.
+  virtual int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode);
+  // rename(2): replaces `to` atomically.
+  virtual int Rename(const std::string &from, const std::string &to);
+  // unlink(2).
+  virtual int Unlink(const std::string &path);
 };
 
 // The kernel in use: the real one unless a test installed a double.

@@ -2,7 +2,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,18 +38,30 @@ class LinuxKernel final : public Kernel {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -errno;
     contents->clear();
-    char buf[4096];
+    // Regular files (the catalog cache, ~300 KB) are read in one call into a buffer of their
+    // size; sysfs, procfs and tracefs report a size of 0 or 4096 whatever they hold, so the
+    // buffer still doubles until end of file.
+    struct stat info;
+    size_t capacity = 4096;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+      capacity = static_cast<size_t>(info.st_size) + 1;  // +1: room for the read that sees EOF
+    }
+    contents->resize(capacity);
+    size_t used = 0;
     for (;;) {
-      ssize_t n = read(fd, buf, sizeof buf);
+      if (used == contents->size()) contents->resize(used * 2);
+      ssize_t n = read(fd, &(*contents)[used], contents->size() - used);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         int err = errno;
         close(fd);
+        contents->clear();
         return -err;
       }
       if (n == 0) break;
-      contents->append(buf, static_cast<size_t>(n));
+      used += static_cast<size_t>(n);
     }
+    contents->resize(used);
     close(fd);
     return 0;
   }
@@ -63,12 +77,67 @@ class LinuxKernel final : public Kernel {
     closedir(dir);
     return 0;
   }
+
+  int Access(const std::string &path, int mode) override {
+    return access(path.c_str(), mode) < 0 ? -errno : 0;
+  }
+
+  int Stat(const std::string &path, FileStat *info) override {
+    struct stat st;
+    if (stat(path.c_str(), &st) < 0) return -errno;
+    info->owner = st.st_uid;
+    info->mode = st.st_mode;
+    info->size = st.st_size;
+    info->modified = st.st_mtime;
+    return 0;
+  }
+
+  int MakeDirectory(const std::string &path, mode_t mode) override {
+    return mkdir(path.c_str(), mode) < 0 ? -errno : 0;
+  }
+
+  int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) override {
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0) return -errno;
+    size_t done = 0;
+    while (done < contents.size()) {
+      ssize_t n = write(fd, contents.data() + done, contents.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        int err = n < 0 ? errno : EIO;
+        close(fd);
+        return -err;
+      }
+      done += static_cast<size_t>(n);
+    }
+    return close(fd) < 0 ? -errno : 0;
+  }
+
+  int Rename(const std::string &from, const std::string &to) override {
+    return rename(from.c_str(), to.c_str()) < 0 ? -errno : 0;
+  }
+
+  int Unlink(const std::string &path) override { return unlink(path.c_str()) < 0 ? -errno : 0; }
 };
 
 LinuxKernel g_linux_kernel;
 Kernel *g_kernel = &g_linux_kernel;
 
 }  // namespace
+
+// Doubles that fake only the older calls get the real file operations.
+int Kernel::Access(const std::string &path, int mode) { return RealKernel().Access(path, mode); }
+int Kernel::Stat(const std::string &path, FileStat *info) { return RealKernel().Stat(path, info); }
+int Kernel::MakeDirectory(const std::string &path, mode_t mode) {
+  return RealKernel().MakeDirectory(path, mode);
+}
+int Kernel::WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) {
+  return RealKernel().WriteNewFile(path, contents, mode);
+}
+int Kernel::Rename(const std::string &from, const std::string &to) {
+  return RealKernel().Rename(from, to);
+}
+int Kernel::Unlink(const std::string &path) { return RealKernel().Unlink(path); }
 
 Kernel &CurrentKernel() { return *g_kernel; }
 Kernel &RealKernel() { return g_linux_kernel; }

@@ -1,6 +1,9 @@
 // FakeKernel: rules first, then the real kernel.
 #include "support/fake_kernel.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace pmapi_test {
 
 void FakeKernel::FailWith(Op op, int err, const std::string &path_prefix) {
@@ -103,6 +106,51 @@ int FakeKernel::ListDirectory(const std::string &path, std::vector<std::string> 
     }
   }
   return pmapi::RealKernel().ListDirectory(path, names);
+}
+
+int FakeKernel::Access(const std::string &path, int mode) {
+  if (int err = Check(Op::kAccess, path)) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (files_.count(path) || directories_.count(path)) return 0;
+  }
+  return pmapi::RealKernel().Access(path, mode);
+}
+
+int FakeKernel::Stat(const std::string &path, pmapi::FileStat *info) {
+  if (int err = Check(Op::kStat, path)) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto file = files_.find(path);
+    if (file != files_.end() || directories_.count(path)) {
+      *info = pmapi::FileStat{};
+      info->owner = geteuid();
+      info->mode = file != files_.end() ? (S_IFREG | 0644) : (S_IFDIR | 0755);
+      if (file != files_.end()) info->size = static_cast<off_t>(file->second.size());
+      return 0;
+    }
+  }
+  return pmapi::RealKernel().Stat(path, info);
+}
+
+int FakeKernel::MakeDirectory(const std::string &path, mode_t mode) {
+  if (int err = Check(Op::kMakeDirectory, path)) return -err;
+  return pmapi::RealKernel().MakeDirectory(path, mode);
+}
+
+int FakeKernel::WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) {
+  if (int err = Check(Op::kWriteNewFile, path)) return -err;
+  return pmapi::RealKernel().WriteNewFile(path, contents, mode);
+}
+
+int FakeKernel::Rename(const std::string &from, const std::string &to) {
+  if (int err = Check(Op::kRename, to)) return -err;
+  return pmapi::RealKernel().Rename(from, to);
+}
+
+int FakeKernel::Unlink(const std::string &path) {
+  if (int err = Check(Op::kUnlink, path)) return -err;
+  return pmapi::RealKernel().Unlink(path);
 }
 
 }  // namespace pmapi_test

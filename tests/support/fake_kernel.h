@@ -15,14 +15,29 @@ namespace pmapi_test {
 
 class FakeKernel : public pmapi::Kernel {
  public:
-  enum class Op { kPerfEventOpen, kIoctl, kRead, kClose, kReadFile, kListDirectory };
+  enum class Op {
+    kPerfEventOpen,
+    kIoctl,
+    kRead,
+    kClose,
+    kReadFile,
+    kListDirectory,
+    kAccess,
+    kStat,
+    kMakeDirectory,
+    kWriteNewFile,
+    kRename,
+    kUnlink,
+  };
 
-  // Makes `op` fail with `err` (a positive errno). For kReadFile and kListDirectory, only paths
-  // starting with `path_prefix` fail ("" = every path); other ops ignore the prefix.
+  // Makes `op` fail with `err` (a positive errno). For the ops that take a path (kReadFile and
+  // every op after it), only paths starting with `path_prefix` fail ("" = every path); for
+  // kRename the prefix is matched against the destination. Other ops ignore the prefix.
   void FailWith(Op op, int err, const std::string &path_prefix = "");
   // Decides perf_event_open: return a positive errno to fail, 0 to pass to the real kernel.
   void SetPerfEventOpenHook(std::function<int(const perf_event_attr &)> hook);
-  // Serves `contents` for ReadFile(path) / `names` for ListDirectory(path).
+  // Serves `contents` for ReadFile(path) / `names` for ListDirectory(path); Access and Stat
+  // then report the path as a readable file or directory owned by the caller.
   void SetFile(const std::string &path, const std::string &contents);
   void SetDirectory(const std::string &path, const std::vector<std::string> &names);
   // Forgets every rule.
@@ -36,6 +51,12 @@ class FakeKernel : public pmapi::Kernel {
   int Close(int fd) override;
   int ReadFile(const std::string &path, std::string *contents) override;
   int ListDirectory(const std::string &path, std::vector<std::string> *names) override;
+  int Access(const std::string &path, int mode) override;
+  int Stat(const std::string &path, pmapi::FileStat *info) override;
+  int MakeDirectory(const std::string &path, mode_t mode) override;
+  int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) override;
+  int Rename(const std::string &from, const std::string &to) override;
+  int Unlink(const std::string &path) override;
 
  private:
   struct Failure {

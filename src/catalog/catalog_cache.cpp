@@ -1,0 +1,132 @@
+// Finding, reading and writing the catalog cache file, all through the kernel seam.
+#include "catalog/catalog_cache.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "catalog/catalog_cache_file.h"
+#include "core/kernel.h"
+
+namespace pmapi {
+namespace {
+
+constexpr const char *kFilePrefix = "catalog-";
+constexpr const char *kFileSuffix = ".bin";
+constexpr const char *kTemporaryMark = ".tmp.";
+// Every build of libpmapi has its own file (and a program that links libpmapi.a statically is
+// its own build: the test suite has dozens). So that rebuilds do not fill the disk, a write
+// keeps only the most recently written files, and removes temporary files a killed writer
+// left behind once they are this old.
+constexpr size_t kFilesKept = 4;
+constexpr time_t kStaleTemporarySeconds = 3600;
+
+bool StartsWith(const std::string &text, const char *prefix) {
+  return text.compare(0, strlen(prefix), prefix) == 0;
+}
+
+bool EndsWith(const std::string &text, const char *suffix) {
+  size_t size = strlen(suffix);
+  return text.size() >= size && text.compare(text.size() - size, size, suffix) == 0;
+}
+
+std::string Parent(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
+}
+
+bool EnsureDirectory(const std::string &dir) {
+  Kernel &kernel = CurrentKernel();
+  int err = kernel.MakeDirectory(dir, 0700);
+  if (err == -ENOENT) {
+    // Only the parent ($HOME/.cache or $XDG_CACHE_HOME) is created too, never more.
+    std::string parent = Parent(dir);
+    if (parent.empty()) return false;
+    int parent_err = kernel.MakeDirectory(parent, 0700);
+    if (parent_err < 0 && parent_err != -EEXIST) return false;
+    err = kernel.MakeDirectory(dir, 0700);
+  }
+  return err == 0 || err == -EEXIST;
+}
+
+void RemoveStaleFiles(const std::string &dir, const std::string &current) {
+  Kernel &kernel = CurrentKernel();
+  std::vector<std::string> names;
+  if (kernel.ListDirectory(dir, &names) < 0) return;
+  time_t now = time(nullptr);
+  std::vector<std::pair<time_t, std::string>> others;  // (written, path), other builds' files
+  for (const std::string &name : names) {
+    if (!StartsWith(name, kFilePrefix) || name == current) continue;
+    std::string path = dir + "/" + name;
+    FileStat info;
+    if (kernel.Stat(path, &info) < 0) continue;
+    if (name.find(kTemporaryMark) != std::string::npos) {
+      if (now - info.modified > kStaleTemporarySeconds) kernel.Unlink(path);
+    } else if (EndsWith(name, kFileSuffix)) {
+      others.emplace_back(info.modified, path);
+    }
+  }
+  if (others.size() < kFilesKept) return;
+  std::sort(others.begin(), others.end(), std::greater<>());  // newest first
+  for (size_t i = kFilesKept - 1; i < others.size(); ++i) kernel.Unlink(others[i].second);
+}
+
+}  // namespace
+
+std::string DefaultCatalogCacheDirectory() {
+  const char *off = getenv(kNoCacheVariable);
+  if (off && *off && std::string(off) != "0") return "";
+  // secure_getenv returns nothing in setuid/setgid programs: they must not trust a file that
+  // the invoking user's environment points them to.
+  const char *xdg = secure_getenv("XDG_CACHE_HOME");
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/libpmapi";  // relative: ignored (XDG)
+  const char *home = secure_getenv("HOME");
+  if (home && home[0] == '/') return std::string(home) + "/.cache/libpmapi";
+  return "";
+}
+
+std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key) {
+  return dir + "/" + kFilePrefix + key.file_tag + kFileSuffix;
+}
+
+bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+                      CatalogContents *contents) {
+  Kernel &kernel = CurrentKernel();
+  std::string path = CatalogCachePath(dir, key);
+  FileStat info;
+  // A file someone else could have written might claim anything: statuses, encodings.
+  if (kernel.Stat(path, &info) < 0 || !S_ISREG(info.mode) || info.owner != geteuid() ||
+      (info.mode & (S_IWGRP | S_IWOTH))) {
+    return false;
+  }
+  std::string bytes;
+  if (kernel.ReadFile(path, &bytes) < 0) return false;
+  return DeserializeCatalog(bytes, key.text, contents);
+}
+
+void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+                       const CatalogContents &contents) {
+  static std::atomic<unsigned> sequence{0};
+  if (!EnsureDirectory(dir)) return;
+  Kernel &kernel = CurrentKernel();
+  std::string path = CatalogCachePath(dir, key);
+  std::string temporary = path + kTemporaryMark + std::to_string(getpid()) + "." +
+                          std::to_string(sequence.fetch_add(1));
+  if (kernel.WriteNewFile(temporary, SerializeCatalog(key.text, contents), 0600) < 0 ||
+      kernel.Rename(temporary, path) < 0) {
+    kernel.Unlink(temporary);
+    return;
+  }
+  RemoveStaleFiles(dir, kFilePrefix + key.file_tag + kFileSuffix);
+}
+
+}  // namespace pmapi

@@ -1,0 +1,40 @@
+// The per-boot on-disk catalog cache. Building the catalog from its sources costs a cold
+// pm_initialize several milliseconds (libpfm4's initialization, tracefs, kernel probes); the
+// cache lets every later process of the same boot, library builds and user read the result of
+// the first instead (docs/catalog.md, "The catalog cache").
+//
+// Where: $XDG_CACHE_HOME/libpmapi, else $HOME/.cache/libpmapi; one file per libpmapi build,
+// libpfm4 build and effective uid, catalog-<tag>.bin (catalog_cache_key.h). Off when
+// PMAPI_NO_CACHE is set (to anything but "" or "0"), in setuid/setgid programs, and when
+// neither variable is set. Every failure is silent and only costs the time of building from
+// the sources: an unwritable directory, a file of another owner, a damaged file.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog_cache_key.h"
+#include "catalog/catalog_contents.h"
+
+namespace pmapi {
+
+constexpr const char *kNoCacheVariable = "PMAPI_NO_CACHE";
+
+// The cache directory this process uses, or "" for none (see above).
+std::string DefaultCatalogCacheDirectory();
+
+// The file under `dir` that holds the catalog for `key`.
+std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key);
+
+// True and `contents` filled when the file for `key` exists, belongs to this effective user,
+// is writable by no one else, and is an intact file written under exactly this key.
+bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+                      CatalogContents *contents);
+
+// Writes the file for `key` atomically (a private temporary file renamed over it, so readers
+// see the old file or the new one, never part of one), creating `dir` and its parent (mode
+// 0700) if needed. Then keeps only the newest few files of other builds (each build of
+// libpmapi, and each program linking libpmapi.a, has its own). Failures are ignored.
+void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+                       const CatalogContents &contents);
+
+}  // namespace pmapi

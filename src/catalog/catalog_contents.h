@@ -1,0 +1,40 @@
+// Everything a built catalog holds, as plain data: what the sources produce
+// (catalog_assembly.h), what the on-disk cache stores and restores (catalog_cache_file.h), and
+// what Catalog answers lookups from.
+#pragma once
+
+#include <stddef.h>
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+
+namespace pmapi {
+
+// Discovered events (libpfm4, sysfs PMUs, tracepoints) have consecutive ids from their
+// source's base, stored consecutively: events[first_position + k] has id first_id + k. So an
+// id lookup is arithmetic.
+struct IdRange {
+  int first_id = 0;
+  size_t first_position = 0;
+  size_t count = 0;
+};
+
+struct CatalogContents {
+  // In the order they were built (none is moved afterwards: the lists point into them).
+  std::vector<CatalogEvent> events;
+  // events[table_position, +table_count) are the table events, sorted by id.
+  size_t table_position = 0;
+  size_t table_count = 0;
+  std::vector<IdRange> ranges;
+  std::string proc_name;     // pm_info_t.proc_name
+  std::string tracefs_root;  // where tracepoint ids are read when one is encoded; "" for none
+};
+
+// Whether `contents` keeps the promises lookups rely on: every range and the table run inside
+// `events`, range ids consecutive, table ids increasing and below the first discovered id,
+// every event in exactly one of them. Anything read from a file is checked with this.
+bool ContentsConsistent(const CatalogContents &contents);
+
+}  // namespace pmapi
