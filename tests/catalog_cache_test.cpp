@@ -361,6 +361,16 @@ TEST_F(CatalogCache, FailedWriteOrRenameLeavesNoFile) {
   EXPECT_TRUE(Build()->from_cache());
 }
 
+TEST_F(CatalogCache, UnreadableFileIsRebuiltAndReplaced) {
+  Build();
+  kernel_.FailWith(FakeKernel::Op::kMapFile, EACCES);
+  EXPECT_FALSE(Build()->from_cache());
+  kernel_.Clear();
+  kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
+  EXPECT_TRUE(Build()->from_cache());
+  EXPECT_EQ(Files(dir_).size(), 1u);
+}
+
 TEST_F(CatalogCache, FileOthersCouldHaveWrittenIsIgnored) {
   Build();
   std::string path = CacheFile();

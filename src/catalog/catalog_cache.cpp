@@ -101,16 +101,15 @@ std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key)
 bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
                       CatalogContents *contents) {
   Kernel &kernel = CurrentKernel();
-  std::string path = CatalogCachePath(dir, key);
+  const char *data = nullptr;
+  size_t size = 0;
   FileStat info;
+  if (kernel.MapFile(CatalogCachePath(dir, key), &data, &size, &info) < 0) return false;
   // A file someone else could have written might claim anything: statuses, encodings.
-  if (kernel.Stat(path, &info) < 0 || !S_ISREG(info.mode) || info.owner != geteuid() ||
-      (info.mode & (S_IWGRP | S_IWOTH))) {
-    return false;
-  }
-  std::string bytes;
-  if (kernel.ReadFile(path, &bytes) < 0) return false;
-  return DeserializeCatalog(bytes, key.text, contents);
+  bool trusted = info.owner == geteuid() && !(info.mode & (S_IWGRP | S_IWOTH));
+  bool loaded = trusted && DeserializeCatalog(std::string_view(data, size), key.text, contents);
+  kernel.UnmapFile(data, size);
+  return loaded;
 }
 
 void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,

@@ -165,8 +165,7 @@ std::string SerializeCatalog(const std::string &key, const CatalogContents &cont
   return file;
 }
 
-bool DeserializeCatalog(const std::string &bytes, const std::string &key,
-                        CatalogContents *contents) {
+bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogContents *contents) {
   if (bytes.size() < sizeof kMagic || memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     return false;
   }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "catalog/catalog_contents.h"
 
@@ -19,7 +20,6 @@ namespace pmapi {
 std::string SerializeCatalog(const std::string &key, const CatalogContents &contents);
 
 // True and `contents` filled when `bytes` is an intact file written under exactly `key`.
-bool DeserializeCatalog(const std::string &bytes, const std::string &key,
-                        CatalogContents *contents);
+bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogContents *contents);
 
 }  // namespace pmapi

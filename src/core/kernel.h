@@ -46,6 +46,12 @@ class Kernel {
   virtual int Access(const std::string &path, int mode);
   // stat(2), following links.
   virtual int Stat(const std::string &path, FileStat *info);
+  // Maps the whole file at `path` read-only (private, no link followed) and describes it as
+  // Stat would; *data is nullptr for an empty file. Reading a file this way touches only
+  // page-cache pages, where ReadFile copies it into fresh memory (~2.5 us per 4 KB page
+  // fault on a VM). Release it with UnmapFile.
+  virtual int MapFile(const std::string &path, const char **data, size_t *size, FileStat *info);
+  virtual void UnmapFile(const char *data, size_t size);
   // mkdir(2); an existing directory gives -EEXIST.
   virtual int MakeDirectory(const std::string &path, mode_t mode);
   // Creates `path`, which must not exist (O_EXCL, no link followed), with `mode` and writes

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,6 +13,13 @@
 
 namespace pmapi {
 namespace {
+
+void Describe(const struct stat &st, FileStat *info) {
+  info->owner = st.st_uid;
+  info->mode = st.st_mode;
+  info->size = st.st_size;
+  info->modified = st.st_mtime;
+}
 
 class LinuxKernel final : public Kernel {
  public:
@@ -85,11 +93,42 @@ class LinuxKernel final : public Kernel {
   int Stat(const std::string &path, FileStat *info) override {
     struct stat st;
     if (stat(path.c_str(), &st) < 0) return -errno;
-    info->owner = st.st_uid;
-    info->mode = st.st_mode;
-    info->size = st.st_size;
-    info->modified = st.st_mtime;
+    Describe(st, info);
     return 0;
+  }
+
+  int MapFile(const std::string &path, const char **data, size_t *size, FileStat *info) override {
+    int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+      int err = errno;
+      close(fd);
+      return -err;
+    }
+    Describe(st, info);
+    *data = nullptr;
+    *size = 0;
+    if (!S_ISREG(st.st_mode)) {
+      close(fd);
+      return -EINVAL;
+    }
+    if (st.st_size > 0) {
+      void *mapped = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (mapped == MAP_FAILED) {
+        int err = errno;
+        close(fd);
+        return -err;
+      }
+      *data = static_cast<const char *>(mapped);
+      *size = static_cast<size_t>(st.st_size);
+    }
+    close(fd);  // the mapping keeps the file
+    return 0;
+  }
+
+  void UnmapFile(const char *data, size_t size) override {
+    if (data) munmap(const_cast<char *>(data), size);
   }
 
   int MakeDirectory(const std::string &path, mode_t mode) override {
@@ -128,6 +167,10 @@ Kernel *g_kernel = &g_linux_kernel;
 // Doubles that fake only the older calls get the real file operations.
 int Kernel::Access(const std::string &path, int mode) { return RealKernel().Access(path, mode); }
 int Kernel::Stat(const std::string &path, FileStat *info) { return RealKernel().Stat(path, info); }
+int Kernel::MapFile(const std::string &path, const char **data, size_t *size, FileStat *info) {
+  return RealKernel().MapFile(path, data, size, info);
+}
+void Kernel::UnmapFile(const char *data, size_t size) { RealKernel().UnmapFile(data, size); }
 int Kernel::MakeDirectory(const std::string &path, mode_t mode) {
   return RealKernel().MakeDirectory(path, mode);
 }

@@ -133,6 +133,12 @@ int FakeKernel::Stat(const std::string &path, pmapi::FileStat *info) {
   return pmapi::RealKernel().Stat(path, info);
 }
 
+int FakeKernel::MapFile(const std::string &path, const char **data, size_t *size,
+                        pmapi::FileStat *info) {
+  if (int err = Check(Op::kMapFile, path)) return -err;
+  return pmapi::RealKernel().MapFile(path, data, size, info);
+}
+
 int FakeKernel::MakeDirectory(const std::string &path, mode_t mode) {
   if (int err = Check(Op::kMakeDirectory, path)) return -err;
   return pmapi::RealKernel().MakeDirectory(path, mode);

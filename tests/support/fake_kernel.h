@@ -24,6 +24,7 @@ class FakeKernel : public pmapi::Kernel {
     kListDirectory,
     kAccess,
     kStat,
+    kMapFile,
     kMakeDirectory,
     kWriteNewFile,
     kRename,
@@ -53,6 +54,9 @@ class FakeKernel : public pmapi::Kernel {
   int ListDirectory(const std::string &path, std::vector<std::string> *names) override;
   int Access(const std::string &path, int mode) override;
   int Stat(const std::string &path, pmapi::FileStat *info) override;
+  // Files served with SetFile are not mapped: the real file is (tests use it for the cache).
+  int MapFile(const std::string &path, const char **data, size_t *size,
+              pmapi::FileStat *info) override;
   int MakeDirectory(const std::string &path, mode_t mode) override;
   int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) override;
   int Rename(const std::string &from, const std::string &to) override;
