@@ -114,8 +114,10 @@ std::string ParseEventList(const std::string &list, std::vector<EventSpec> *spec
 
 std::string CatalogSpelling(const std::string &name) {
   const size_t slash = name.find('/');
+  // Only "pmu/event/": a term list ("pmu/event=0x3c,umask=1/") has no catalog spelling.
   if (slash != std::string::npos && slash > 0 && name.size() > slash + 2 && name.back() == '/' &&
-      name.find('/', slash + 1) == name.size() - 1) {
+      name.find('/', slash + 1) == name.size() - 1 &&
+      name.find_first_of("=,", slash) == std::string::npos) {
     return name.substr(0, name.size() - 1);
   }
   return name;

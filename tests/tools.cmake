@@ -1,0 +1,32 @@
+# pmcount and pmlist (src/tools/): unit tests of their pure parts, and the installed binaries
+# run the way users run them against a workload with exactly known counts (tests/tools/).
+
+# One binary per tool: both have an options.h of their own.
+add_executable(pmcount_unit_test tools/pmcount_options_test.cpp tools/pmcount_event_spec_test.cpp
+               tools/pmcount_aggregation_test.cpp tools/pmcount_printer_test.cpp
+               tools/tools_common_test.cpp)
+target_link_libraries(pmcount_unit_test PRIVATE pmcount_pure GTest::gtest_main)
+add_executable(pmlist_unit_test tools/pmlist_options_test.cpp)
+target_link_libraries(pmlist_unit_test PRIVATE pmlist_pure GTest::gtest_main)
+foreach(test pmcount_unit_test pmlist_unit_test)
+  target_compile_options(${test} PRIVATE ${PMAPI_WARNINGS})
+  gtest_discover_tests(${test} DISCOVERY_TIMEOUT 60)
+endforeach()
+
+# getppid calls, processes, threads, exit statuses and signals on demand.
+add_executable(pmcount_workload tools/workload.c)
+target_link_libraries(pmcount_workload PRIVATE Threads::Threads)
+target_compile_options(pmcount_workload PRIVATE -Wall -Wextra -Werror)
+
+# One install into a scratch prefix, shared by the sections below (a fixture, so it runs first
+# and once).
+set(PMCOUNT_TEST_PREFIX ${CMAKE_CURRENT_BINARY_DIR}/tools-prefix)
+add_test(NAME tools.install
+         COMMAND ${CMAKE_COMMAND} --install ${PROJECT_BINARY_DIR} --prefix ${PMCOUNT_TEST_PREFIX})
+set_tests_properties(tools.install PROPERTIES FIXTURES_SETUP tools_installed TIMEOUT 120)
+foreach(section exact exit signals system bad pmlist misc)
+  add_test(NAME tools.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/installed_tools.sh ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.${section} PROPERTIES FIXTURES_REQUIRED tools_installed TIMEOUT 120)
+endforeach()

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# Runs the installed pmcount and pmlist the way users do and checks what they print and how
+# they exit. One section per ctest test (tests/tools.cmake); they share one installed prefix.
+#
+# usage: installed_tools.sh SECTION PREFIX WORKLOAD
+#   SECTION   exact | exit | signals | system | bad | pmlist | misc
+#   PREFIX    where the build was installed (tools.install does it)
+#   WORKLOAD  tests/tools/workload.c built: getppid calls with exactly known counts
+set -euo pipefail
+
+section=$1 prefix=$2 workload=$3
+pmcount=$prefix/bin/pmcount
+pmlist=$prefix/bin/pmlist
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmcount-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+check() {  # check DESCRIPTION TEST...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else fail "$what"; fi
+}
+# A count nobody could hard-code: 1000..1999, different every run.
+random_n() { echo $((1000 + RANDOM % 1000)); }
+
+# The value of EVENT in pmcount's human table on stdin ("  1,234     event"), commas removed.
+human_count() {
+  awk -v ev="$1" '$NF == ev || $(NF) ~ "^"ev"$" {gsub(",", "", $1); print $1; exit}'
+}
+# The value of EVENT in -x, output (field 3 is the event).
+csv_count() { awk -F, -v ev="$1" '$3 == ev {print $1; exit}'; }
+json_count() {  # json_count EVENT < one JSON object per line: the last object's value
+  python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin if l.strip()]
+vals = [c["value"] for c in objs[-1]["counters"] if c["event"] == sys.argv[1]]
+print(vals[0] if vals else "missing")' "$1"
+}
+
+[[ -x $pmcount && -x $pmlist ]] || { echo "FAIL: $prefix/bin has no pmcount or pmlist" >&2; exit 1; }
+[[ -d /sys/kernel/tracing/events/syscalls || -d /sys/kernel/debug/tracing/events/syscalls ]] || {
+  echo "SKIP: no tracefs with syscall tracepoints (scripts/setup-deps mounts it)"
+  exit 0
+}
+ev=syscalls:sys_enter_getppid
+
+case $section in
+exact)
+  n=$(random_n)
+  # Human table, on stderr by default; the command's own stdout stays clean.
+  "$pmcount" -e $ev -- "$workload" getppid "$n" >"$work/stdout" 2>"$work/human"
+  check "human table counts exactly $n getppid calls" \
+    test "$(human_count $ev <"$work/human")" = "$n"
+  check "human table separates thousands" grep -q " ${n:0:1},${n:1} " "$work/human"
+  check "nothing on the command's stdout" test ! -s "$work/stdout"
+  "$pmcount" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/csv"
+  check "CSV counts exactly $n" test "$(csv_count $ev <"$work/csv")" = "$n"
+  check "CSV line has perf stat's 7 fields" \
+    test "$(awk -F, -v ev=$ev '$3 == ev {print NF}' "$work/csv")" = 7
+  "$pmcount" --json -e $ev -- "$workload" getppid "$n" 2>"$work/json"
+  check "JSON counts exactly $n" test "$(json_count $ev <"$work/json")" = "$n"
+  "$pmcount" -o "$work/out" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/stderr"
+  check "-o writes the counts to the file" test "$(csv_count $ev <"$work/out")" = "$n"
+  check "-o leaves stderr empty" test ! -s "$work/stderr"
+  # Everything the command starts is counted: processes and threads.
+  "$pmcount" -x, -e $ev -- "$workload" children 4 "$n" 2>"$work/children"
+  check "4 child processes x $n calls" test "$(csv_count $ev <"$work/children")" = $((4 * n))
+  "$pmcount" -x, -e $ev -- "$workload" threads 3 "$n" 2>"$work/threads"
+  check "3 threads x $n calls" test "$(csv_count $ev <"$work/threads")" = $((3 * n))
+  # A shell in between is counted too. The shell makes getppid calls of its own (dash reads
+  # its parent for $PPID): count an empty script first.
+  "$pmcount" -x, -e $ev -- sh -c ":" 2>"$work/sh0"
+  shell=$(csv_count $ev <"$work/sh0")
+  "$pmcount" -x, -e $ev -- sh -c "\"$workload\" getppid $n; \"$workload\" getppid 1" 2>"$work/sh"
+  check "through a shell: $shell + $n + 1" test "$(csv_count $ev <"$work/sh")" = $((shell + n + 1))
+  # -r: every run the same exact count, so the spread is 0.
+  "$pmcount" -r 3 -x, -e $ev -- "$workload" getppid "$n" 2>"$work/repeat"
+  check "-r 3: mean $n" test "$(csv_count $ev <"$work/repeat")" = "$n"
+  check "-r 3: spread 0.00%" grep -q ",$ev,0.00%," "$work/repeat"
+  # The same workload under perf stat gives the same count.
+  if command -v perf >/dev/null; then
+    perf stat -x, -e $ev -- "$workload" getppid "$n" 2>"$work/perf"
+    check "perf stat agrees" test "$(csv_count $ev <"$work/perf")" = "$(csv_count $ev <"$work/csv")"
+  fi
+  ;;
+
+exit)
+  set +e
+  "$pmcount" -x, -e $ev -- "$workload" exit 7 2>"$work/out"
+  check "the command's exit status (7)" test $? = 7
+  check "counts printed for a failing command" test "$(csv_count $ev <"$work/out")" = 1
+  "$pmcount" -e $ev -- "$workload" signal INT 2>"$work/out"
+  check "killed by SIGINT: 130" test $? = 130
+  check "says it was killed" grep -q "killed by SIGINT" "$work/out"
+  check "counts still printed" test "$(human_count $ev <"$work/out")" = 1
+  "$pmcount" -e $ev -- "$workload" signal SEGV 2>/dev/null
+  check "killed by SIGSEGV: 139" test $? = 139
+  "$pmcount" -e $ev -- no-such-command-here 2>"$work/out"
+  check "command not found: 127" test $? = 127
+  check "says so" grep -q "no-such-command-here.*command not found" "$work/out"
+  check "and prints no counts" test "$(wc -l <"$work/out")" = 1
+  "$pmcount" -e $ev -- /etc/passwd 2>"$work/out"
+  check "not executable: 126" test $? = 126
+  check "no counts for it" test "$(wc -l <"$work/out")" = 1
+  set -e
+  ;;
+
+signals)
+  for sig in INT TERM; do
+    n=$(random_n)
+    mkfifo "$work/ready.$sig"
+    "$pmcount" -x, -o "$work/counts.$sig" -e $ev -- "$workload" wait-signal "$n" \
+      >"$work/ready.$sig" &
+    pid=$!
+    read -r line <"$work/ready.$sig"  # the workload made its calls and waits
+    kill -$sig $pid
+    set +e
+    wait $pid
+    status=$?
+    set -e
+    # The workload's handler makes one more call and exits 3: proof it got the signal.
+    check "SIG$sig passed on: the command's status 3" test $status = 3
+    check "SIG$sig: counts so far printed ($n + 1)" \
+      test "$(csv_count $ev <"$work/counts.$sig")" = $((n + 1))
+  done
+  # A command without a handler dies of the signal; pmcount reports 128 + 15 and its counts.
+  mkfifo "$work/ready.sleep"
+  "$pmcount" -x, -o "$work/counts.sleep" -e $ev -- sh -c 'echo ready; exec sleep 30' \
+    >"$work/ready.sleep" &
+  pid=$!
+  read -r line <"$work/ready.sleep"
+  kill -TERM $pid
+  set +e
+  wait $pid
+  status=$?
+  set -e
+  check "SIGTERM kills sleep: 143" test $status = 143
+  check "its counts printed" grep -Eq "^[0-9]+,,$ev," "$work/counts.sleep"
+  ;;
+
+system)
+  if [[ $(id -u) != 0 ]]; then echo "SKIP: -a needs root"; exit 0; fi
+  n=$(random_n)
+  online=$(cat /sys/devices/system/cpu/online)
+  cpus=$(python3 -c '
+import sys
+out = []
+for item in sys.argv[1].split(","):
+    a, _, b = item.partition("-")
+    out += range(int(a), int(b or a) + 1)
+print(" ".join(map(str, out)))' "$online")
+  "$pmcount" -a -A -x, -e $ev,task-clock -- "$workload" getppid "$n" 2>"$work/percpu"
+  for cpu in $cpus; do
+    check "-a -A: a line for CPU$cpu" grep -q "^CPU$cpu,[0-9]*,,$ev," "$work/percpu"
+  done
+  sum=$(awk -F, -v ev=$ev '$4 == ev {s += $2} END {print s}' "$work/percpu")
+  # Other processes could call getppid meanwhile (other tests): at least n.
+  check "-a -A: the CPUs' sum ($sum) >= $n" test "$sum" -ge "$n"
+  "$pmcount" -a --per-core -x, -e task-clock -t 0.1 2>"$work/core"
+  check "--per-core: label and CPU count" grep -Eq '^S[0-9]+-C[0-9]+,[0-9]+,[0-9]+,ns,task-clock,' "$work/core"
+  "$pmcount" -a --per-socket -e task-clock -t 0.1 2>"$work/socket"
+  check "--per-socket: S0 line" grep -Eq '^S0 +[0-9]+ +[0-9,]+ ns +task-clock' "$work/socket"
+  "$pmcount" -a -A --stats -e task-clock -t 0.1 2>"$work/stats"
+  check "--stats: sum/min/max/avg header" grep -Eq 'sum +min +max +avg' "$work/stats"
+  first=$(echo $cpus | cut -d' ' -f1)
+  "$pmcount" -a -C "$first" -A --json -e task-clock -t 0.1 2>"$work/one.json"
+  check "-C $first: only that CPU, in JSON" python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+cpus = {c["cpu"] for c in o["counters"]}
+sys.exit(0 if cpus == {int(sys.argv[2])} and o["system_wide"] else 1)' "$work/one.json" "$first"
+  ;;
+
+bad)
+  marker=$work/ran
+  bad_cases=(
+    "-e no_such_event_xyz"
+    "-e task-clok"
+    "-e task-clock,,page-faults"
+    "-e task-clock:u,page-faults:k"
+    "-e a,b,c,d,e,f,g,h,i"
+    "-g no_such_group"
+    "-a -C 0-x"
+    "-a -C 4000"
+    "-I abc"
+    "-I 5"
+    "-r 0"
+    "-x , --json"
+    "--no-such-option"
+    "-A"
+  )
+  for args in "${bad_cases[@]}"; do
+    set +e
+    # shellcheck disable=SC2086  # the cases are word lists
+    "$pmcount" $args -- touch "$marker" >"$work/stdout" 2>"$work/stderr"
+    status=$?
+    set -e
+    check "'$args': usage error (2)" test $status = 2
+    check "'$args': a pmcount: message" grep -q "^pmcount: " "$work/stderr"
+    check "'$args': nothing but the message" test "$(wc -l <"$work/stderr")" -le 2 -a ! -s "$work/stdout"
+    check "'$args': the command never ran" test ! -e "$marker"
+  done
+  set +e
+  "$pmcount" >/dev/null 2>"$work/stderr"
+  check "no command without -a: usage error" test $? = 2
+  grep -q "no command" "$work/stderr" || fail "no command: says so"
+  "$pmcount" -e task-clok -- true 2>"$work/stderr"
+  check "unknown event names the closest: task-clock" grep -q "did you mean task-clock" "$work/stderr"
+  "$pmcount" -e getppid -- true 2>"$work/stderr"
+  check "a part of a name finds the tracepoint" grep -q "$ev" "$work/stderr"
+  "$pmcount" -g pm_sw_basik -- true 2>"$work/stderr"
+  check "unknown group names the closest" grep -q "pm_sw_basic" "$work/stderr"
+  set -e
+  ;;
+
+pmlist)
+  "$pmlist" >"$work/all"
+  check "pmlist: processor line first" grep -q "^processor: " <(head -1 "$work/all")
+  check "pmlist: $ev verified, all counters" grep -Eq "^ *[0-9]+ +$ev +verified +0-7 " "$work/all"
+  check "pmlist: task-clock listed" grep -Eq "^ +1000 +task-clock +verified" "$work/all"
+  total=$(tail -1 "$work/all" | awk '{print $1}')
+  rows=$(($(wc -l <"$work/all") - 3))
+  check "pmlist: the count line matches the rows ($rows)" test "$total" = "$rows"
+  "$pmlist" -s unverified >"$work/unverified"
+  check "-s unverified: no verified rows" bash -c "! awk 'NR > 2 && \$3 == \"verified\"' '$work/unverified' | grep -q ."
+  "$pmlist" --source tracepoint getppid >"$work/tp"
+  check "--source tracepoint + pattern: only tracepoints" \
+    bash -c "awk 'NR > 2 && NF > 3 && \$1 < 2000000' '$work/tp' | wc -l | grep -qx 0"
+  check "... and the getppid ones" grep -q "$ev" "$work/tp"
+  "$pmlist" -v task-clock >"$work/verbose"
+  check "-v: the encoding" grep -q "perf::PERF_COUNT_SW_TASK_CLOCK -> type=1 config=0x1" "$work/verbose"
+  "$pmlist" -g >"$work/groups"
+  check "-g: pm_sw_basic with its members" grep -q "events  0:task-clock 1:context-switches" "$work/groups"
+  check "-g: its metric formula" grep -q "metric  CPUs_utilized = task-clock / (time \* 1e9)" "$work/groups"
+  "$pmlist" --json >"$work/all.json"
+  check "--json: as many events as the table" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d["events"]) == int(sys.argv[2]) and d["processor"] else 1)' "$work/all.json" "$total"
+  "$pmlist" -g --json >"$work/groups.json"
+  check "-g --json parses, with metrics" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = [x for x in d["groups"] if x["name"] == "pm_sw_basic"][0]
+sys.exit(0 if g["metrics"] and g["events"][0] == "task-clock" else 1)' "$work/groups.json"
+  set +e
+  "$pmlist" --status bogus >/dev/null 2>&1
+  check "bad status: usage error" test $? = 2
+  set -e
+  ;;
+
+misc)
+  "$pmcount" --help >"$work/help"
+  check "pmcount --help" grep -q "^Usage: pmcount" "$work/help"
+  "$pmlist" --help >"$work/help"
+  check "pmlist --help" grep -q "^Usage: pmlist" "$work/help"
+  for page in pmcount pmlist; do
+    check "man page $page.1 installed" test -s "$prefix/share/man/man1/$page.1"
+  done
+  # The default events: software ones with a note when the PMU is missing.
+  "$pmcount" -x, -- "$workload" getppid 1 2>"$work/default"
+  if "$pmlist" -s unverified PM_CYC | grep -q "no hardware PMU"; then
+    check "default: a note about the missing PMU" grep -q "note: no hardware PMU" "$work/default"
+    check "default: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/default"
+  else
+    check "default: cycles counted" grep -Eq '^[0-9]+,,PM_CYC,' "$work/default"
+  fi
+  # -I: deltas with increasing timestamps, then the summary.
+  "$pmcount" -I 100 -x, -e task-clock -- "$workload" spin 350 2>"$work/interval"
+  check "-I 100 over 350 ms: at least 3 intervals" \
+    test "$(grep -Ec '^[0-9]+\.[0-9]{9},[0-9]+,ns,task-clock' "$work/interval")" -ge 3
+  check "-I: timestamps increase" bash -c "awk -F, '\$1 != \"summary\" {if (\$1 <= last) exit 1; last = \$1}' '$work/interval'"
+  check "-I: a summary line" grep -q "^summary," "$work/interval"
+  # A group and its metrics.
+  n=$(random_n)
+  "$pmcount" -g pm_syscalls -x, -- "$workload" getppid "$n" 2>"$work/group"
+  check "-g pm_syscalls: raw_syscalls:sys_enter >= $n" \
+    test "$(csv_count raw_syscalls:sys_enter <"$work/group")" -ge "$n"
+  check "-g pm_syscalls: a metric line" grep -Eq '^,,,,,[0-9.]+,syscalls_per_second$' "$work/group"
+  # A libpfm4 string with attributes is accepted (counted or <not supported> here).
+  "$pmcount" -x, -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- true 2>"$work/pfm"
+  check "libpfm4 string with attributes accepted" \
+    grep -Eq '^([0-9]+|<not supported>),,perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS,' "$work/pfm"
+  ;;
+
+*)
+  echo "unknown section $section" >&2
+  exit 2
+  ;;
+esac
+
+if ((failures)); then
+  echo "$failures check(s) failed in section $section" >&2
+  exit 1
+fi

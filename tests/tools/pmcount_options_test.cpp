@@ -1,0 +1,111 @@
+// pmcount's command line: what it accepts, and that every bad input is refused with a reason.
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+namespace pmcount {
+namespace {
+
+std::string Parse(std::vector<std::string> args, Options *options) {
+  return ParseOptions(args, options);
+}
+
+TEST(PmcountOptions, CommandAfterDashDashOrFirstWord) {
+  Options o;
+  ASSERT_EQ(Parse({"-e", "task-clock", "--", "ls", "-l"}, &o), "");
+  EXPECT_EQ(o.command, (std::vector<std::string>{"ls", "-l"}));
+  EXPECT_EQ(o.event_lists, (std::vector<std::string>{"task-clock"}));
+  ASSERT_EQ(Parse({"-u", "ls", "-l"}, &o), "");
+  EXPECT_EQ(o.command, (std::vector<std::string>{"ls", "-l"}));  // -l belongs to ls
+  EXPECT_TRUE(o.user);
+  EXPECT_FALSE(o.kernel);
+}
+
+TEST(PmcountOptions, ShortBundlesAttachedValuesAndLongForms) {
+  Options o;
+  ASSERT_EQ(Parse({"-uk", "-etask-clock", "--event=page-faults", "-e", "x", "--", "true"}, &o), "");
+  EXPECT_TRUE(o.user && o.kernel);
+  EXPECT_EQ(o.event_lists, (std::vector<std::string>{"task-clock", "page-faults", "x"}));
+  ASSERT_EQ(Parse({"-aA", "-C0-1", "--stats", "-t", "0.5"}, &o), "");
+  EXPECT_TRUE(o.system_wide);
+  EXPECT_EQ(o.aggregation, Aggregation::kPerCpu);
+  EXPECT_EQ(o.cpus, (std::vector<int>{0, 1}));
+  EXPECT_DOUBLE_EQ(o.duration_s, 0.5);
+  ASSERT_EQ(Parse({"-x;", "-I", "100", "-o", "f", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kCsv);
+  EXPECT_EQ(o.separator, ";");
+  EXPECT_EQ(o.interval_ms, 100);
+  EXPECT_EQ(o.output_path, "f");
+  ASSERT_EQ(Parse({"--json", "--repeat=3", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kJson);
+  EXPECT_EQ(o.repeat, 3);
+}
+
+TEST(PmcountOptions, HelpSkipsValidation) {
+  Options o;
+  ASSERT_EQ(Parse({"--help"}, &o), "");
+  EXPECT_TRUE(o.help);
+  EXPECT_NE(UsageText().find("Usage: pmcount"), std::string::npos);
+}
+
+TEST(PmcountOptions, EveryBadInputIsRefusedWithAReason) {
+  const std::vector<std::vector<std::string>> bad = {
+      {},                    // no command, no -a
+      {"-e", "task-clock"},  // still no command
+      {"-C", "0", "true"},   // -C without -a
+      {"-A", "true"},        // per CPU without -a
+      {"--per-core", "true"},
+      {"--stats", "true"},
+      {"-a", "-C", "", "true"},  // CPU lists
+      {"-a", "-C", "a", "true"},
+      {"-a", "-C", "3-1", "true"},
+      {"-a", "-C", "0,,1", "true"},
+      {"-a", "-C", "0-", "true"},
+      {"-a", "-C", "-1", "true"},
+      {"-a", "-C", "99999", "true"},
+      {"-I", "abc", "true"},  // intervals
+      {"-I", "5", "true"},
+      {"-I", "0", "true"},
+      {"-I", "-10", "true"},
+      {"-I", "100ms", "true"},
+      {"-I", "", "true"},
+      {"-r", "0", "true"},  // repeats
+      {"-r", "101", "true"},
+      {"-r", "2", "-a"},
+      {"-r", "2", "-I", "100", "true"},
+      {"-a", "-t", "0", "true"},  // durations
+      {"-a", "-t", "x"},
+      {"-a", "-t", "1", "true"},
+      {"-t", "1"},
+      {"-x", ",", "--json", "true"},  // formats
+      {"-x", "", "true"},
+      {"-A", "--per-socket", "-a"},    // two splits
+      {"-e", "a", "-g", "b", "true"},  // events and a group
+      {"-g", "a", "-g", "b", "true"},
+      {"--bogus", "true"},  // unknown or malformed options
+      {"-Q", "true"},
+      {"-e"},
+      {"--event"},
+      {"--user=1", "true"},
+      {"-o", "", "true"},
+  };
+  for (const auto &args : bad) {
+    Options o;
+    std::string joined;
+    for (const std::string &a : args) joined += "[" + a + "]";
+    EXPECT_NE(Parse(args, &o), "") << joined;
+  }
+}
+
+TEST(PmcountOptions, CpuListsRoundTrip) {
+  std::vector<int> cpus;
+  ASSERT_EQ(ParseCpuList("6,0-3,2", &cpus), "");
+  EXPECT_EQ(cpus, (std::vector<int>{0, 1, 2, 3, 6}));
+  EXPECT_EQ(FormatCpuList(cpus), "0-3,6");
+  EXPECT_EQ(FormatCpuList({}), "");
+  EXPECT_EQ(FormatCpuList({5}), "5");
+  EXPECT_EQ(FormatCpuList({1, 3, 4}), "1,3-4");
+}
+
+}  // namespace
+}  // namespace pmcount

@@ -1,0 +1,119 @@
+// The three outputs of one report: perf stat's CSV fields, the human table, JSON lines.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "printer.h"
+
+namespace pmcount {
+namespace {
+
+Report TwoEvents() {
+  Report report;
+  report.command = {"./work", "1000"};
+  report.mode = "user+kernel";
+  report.events = {{"syscalls:sys_enter_getppid", 2000284, "", ""},
+                   {"cycles", 1, "", "the kernel has no hardware PMU for it"}};
+  report.metrics = {{"calls_per_second", "g"}};
+  report.has_times = true;
+  report.elapsed_ns = 2e6;
+  return report;
+}
+
+Snapshot OneRow(double value) {
+  Snapshot snapshot;
+  Row row;
+  Cell counted;
+  counted.value = value;
+  counted.enabled_ns = 2000;
+  counted.running_ns = 2000;
+  Cell missing;
+  missing.state = CellState::kNotSupported;
+  row.cells = {counted, missing};
+  row.metrics = {500000};
+  snapshot.rows = {row};
+  return snapshot;
+}
+
+std::vector<std::string> Lines(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> Fields(const std::string &line, char sep) {
+  std::vector<std::string> fields;
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, sep)) fields.push_back(field);
+  if (!line.empty() && line.back() == sep) fields.push_back("");
+  return fields;
+}
+
+TEST(PmcountPrinters, CsvFollowsPerfStatFieldOrder) {
+  std::unique_ptr<Printer> csv = MakeCsvPrinter(";");
+  std::vector<std::string> lines = Lines(csv->Final(TwoEvents(), OneRow(1000)));
+  ASSERT_EQ(lines.size(), 3u);
+  // value, unit, event, run time, percent running, metric value, metric unit
+  EXPECT_EQ(Fields(lines[0], ';'),
+            (std::vector<std::string>{"1000", "", "syscalls:sys_enter_getppid", "2000", "100.00",
+                                      "", ""}));
+  EXPECT_EQ(Fields(lines[1], ';'),
+            (std::vector<std::string>{"<not supported>", "", "cycles", "0", "100.00", "", ""}));
+  EXPECT_EQ(Fields(lines[2], ';'),
+            (std::vector<std::string>{"", "", "", "", "", "500000.000000", "calls_per_second"}));
+}
+
+TEST(PmcountPrinters, CsvIntervalsCarryTheirTimeAndTheTotalsSaySummary) {
+  std::unique_ptr<Printer> csv = MakeCsvPrinter(",");
+  Snapshot interval = OneRow(5);
+  interval.interval = true;
+  interval.since_start_ns = 1500000000;
+  std::vector<std::string> lines = Lines(csv->Interval(TwoEvents(), interval));
+  EXPECT_EQ(Fields(lines[0], ',')[0], "1.500000000");
+  lines = Lines(csv->Final(TwoEvents(), OneRow(5)));
+  EXPECT_EQ(Fields(lines[0], ',')[0], "summary");
+}
+
+TEST(PmcountPrinters, HumanTableAlignsAndSeparatesThousands) {
+  std::unique_ptr<Printer> human = MakeHumanPrinter();
+  const std::string text = human->Final(TwoEvents(), OneRow(1234567));
+  EXPECT_NE(text.find("Counts for './work 1000', user+kernel mode:"), std::string::npos);
+  EXPECT_NE(text.find("1,234,567"), std::string::npos);
+  EXPECT_NE(text.find("<not supported>"), std::string::npos);
+  EXPECT_NE(text.find("the kernel has no hardware PMU for it"), std::string::npos);
+  EXPECT_NE(text.find("500,000.0"), std::string::npos);
+  // The event names start in one column.
+  size_t column = std::string::npos;
+  for (const std::string &line : Lines(text)) {
+    const size_t at = line.find("syscalls:"), at2 = line.find("cycles");
+    const size_t here = at != std::string::npos ? at : at2;
+    if (here == std::string::npos) continue;
+    if (column == std::string::npos) column = here;
+    EXPECT_EQ(here, column) << line;
+  }
+  EXPECT_NE(column, std::string::npos);
+}
+
+TEST(PmcountPrinters, HumanShowsTheRunningShareOnlyWhenMultiplexed) {
+  Snapshot snapshot = OneRow(10);
+  EXPECT_EQ(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("% counted"), std::string::npos);
+  snapshot.rows[0].cells[0].running_ns = 500;
+  EXPECT_NE(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("(25.00% counted)"),
+            std::string::npos);
+}
+
+TEST(PmcountPrinters, JsonHasNullsNotStringsForMissingValues) {
+  const std::string text = MakeJsonPrinter()->Final(TwoEvents(), OneRow(1000));
+  ASSERT_EQ(Lines(text).size(), 1u);  // one object per line
+  EXPECT_NE(text.find("\"event\":\"syscalls:sys_enter_getppid\",\"id\":2000284,\"value\":1000"),
+            std::string::npos);
+  EXPECT_NE(text.find("\"event\":\"cycles\",\"id\":1,\"value\":null"), std::string::npos);
+  EXPECT_NE(text.find("\"state\":\"not supported\",\"reason\":\"the kernel has no hardware PMU"),
+            std::string::npos);
+  EXPECT_NE(text.find("\"command\":[\"./work\",\"1000\"]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pmcount
