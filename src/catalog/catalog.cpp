@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <mutex>
-#include <string_view>
-#include <unordered_map>  // unordered_multimap
 
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/name_index.h"
 #include "catalog/pfm_source.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/tracepoint_source.h"
@@ -17,41 +16,14 @@
 #include "pmapi.h"
 
 namespace pmapi {
-namespace {
-
-char FoldCase(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
-
-// Names compare and hash without regard to ASCII case, so one index answers both the exact
-// and the case-insensitive lookup.
-struct FoldedHash {
-  size_t operator()(std::string_view name) const {
-    size_t hash = 14695981039346656037ULL;
-    for (char c : name) hash = (hash ^ static_cast<unsigned char>(FoldCase(c))) * 1099511628211ULL;
-    return hash;
-  }
-};
-
-struct FoldedEqual {
-  bool operator()(std::string_view a, std::string_view b) const {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (FoldCase(a[i]) != FoldCase(b[i])) return false;
-    }
-    return true;
-  }
-};
-
-}  // namespace
 
 // The name index is built on the first name lookup, not at start-up, because pm_initialize
-// without groups never needs it. It keys on views of the events' own strings (which never
-// move), so building it allocates no string, and folds case, so names differing only in case
-// share a bucket run; a lookup prefers the exact spelling, then the first such event.
+// without groups never needs it.
 struct Catalog::Index {
   CatalogContents contents;
 
   std::once_flag names_once;
-  std::unordered_multimap<std::string_view, size_t, FoldedHash, FoldedEqual> by_name;
+  NameIndex names;
 };
 
 std::unique_ptr<Catalog> Catalog::Build() {
@@ -130,18 +102,8 @@ const CatalogEvent *Catalog::FindId(int id) const {
 
 const CatalogEvent *Catalog::FindName(const std::string &name) const {
   const std::vector<CatalogEvent> &events = index_->contents.events;
-  std::call_once(index_->names_once, [this, &events] {
-    index_->by_name.reserve(events.size());
-    for (size_t i = 0; i < events.size(); ++i) index_->by_name.emplace(events[i].short_name, i);
-  });
-  // Of several events answering to the name, the earliest stored wins, exact spelling first.
-  size_t exact = events.size(), folded = events.size();
-  auto [begin, end] = index_->by_name.equal_range(name);
-  for (auto entry = begin; entry != end; ++entry) {
-    size_t &best = entry->first == name ? exact : folded;
-    if (entry->second < best) best = entry->second;
-  }
-  size_t found = exact < events.size() ? exact : folded;
+  std::call_once(index_->names_once, [this, &events] { index_->names.Build(events); });
+  size_t found = index_->names.Find(events, name);
   return found < events.size() ? &events[found] : nullptr;
 }
 
