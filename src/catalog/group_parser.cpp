@@ -87,8 +87,8 @@ std::string ParseMetric(const std::string &rest, GroupRecord *group) {
   size_t equals = rest.find('=');
   if (equals == std::string::npos) return "a metric is 'metric NAME = FORMULA'; '=' is missing";
   GroupMetric metric;
-  metric.name = Trim(rest.substr(0, equals));
-  metric.formula = Trim(rest.substr(equals + 1));
+  metric.name = Trim(std::string_view(rest).substr(0, equals));
+  metric.formula = Trim(std::string_view(rest).substr(equals + 1));
   if (metric.name.empty()) return "empty metric name";
   if (HasBlank(metric.name)) return "metric name '" + metric.name + "' contains a space";
   for (const GroupMetric &other : group->metrics) {
@@ -104,7 +104,7 @@ std::string ParseMetric(const std::string &rest, GroupRecord *group) {
 void Keyword(const std::string &line, std::string *keyword, std::string *rest) {
   size_t blank = line.find_first_of(" \t");
   *keyword = line.substr(0, blank);
-  *rest = blank == std::string::npos ? "" : Trim(line.substr(blank));
+  *rest = blank == std::string::npos ? "" : Trim(std::string_view(line).substr(blank));
 }
 
 }  // namespace
@@ -126,23 +126,25 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
   size_t line_start = 0;
   for (int line_number = 1; line_start < text.size(); ++line_number) {
     size_t line_end = text.find('\n', line_start);
-    std::string line = Trim(text.substr(line_start, line_end - line_start));
+    std::string line = Trim(std::string_view(text).substr(line_start, line_end - line_start));
     line_start = line_end == std::string::npos ? text.size() : line_end + 1;
     if (line.empty() || line[0] == '#') continue;
 
-    std::string origin = label + ":" + std::to_string(line_number);
+    // "<file>:<line>", made only for headers and errors: most lines need none.
+    auto origin = [&label, line_number] { return label + ":" + std::to_string(line_number); };
     std::string keyword, rest, problem;
     Keyword(line, &keyword, &rest);
     // Only headers have '|' fields (and they start with the id).
     if (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos) {
-      Status complete = finish(origin);
+      std::string here = origin();
+      Status complete = finish(here);
       if (!complete.ok()) return complete;
       GroupRecord group;
       problem = ParseHeader(line, &group);
       if (problem.empty()) {
-        group.origin = origin;
-        auto id_seen = origin_of_id.emplace(group.id, origin);
-        auto name_seen = origin_of_name.emplace(group.short_name, origin);
+        group.origin = here;
+        auto id_seen = origin_of_id.emplace(group.id, here);
+        auto name_seen = origin_of_name.emplace(group.short_name, here);
         if (!id_seen.second) {
           problem = "group id " + std::to_string(group.id) + " is already used at " +
                     id_seen.first->second;
@@ -165,7 +167,7 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
       problem = "expected a group header (id | short name | long name | description), an " +
                 std::string("'events' line or a 'metric' line, found '") + keyword + "'";
     }
-    if (!problem.empty()) return Status(Pmapi_BadCatalog, origin + ": " + problem);
+    if (!problem.empty()) return Status(Pmapi_BadCatalog, origin() + ": " + problem);
   }
   Status complete = finish("");
   if (!complete.ok()) return complete;

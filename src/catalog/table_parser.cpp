@@ -76,7 +76,7 @@ Status ParseEventTable(const std::string &label, const std::string &text,
   size_t line_start = 0;
   for (int line_number = 1; line_start < text.size() || line_number == 1; ++line_number) {
     size_t line_end = text.find('\n', line_start);
-    std::string line = Trim(text.substr(line_start, line_end - line_start));
+    std::string line = Trim(std::string_view(text).substr(line_start, line_end - line_start));
     line_start = line_end == std::string::npos ? text.size() : line_end + 1;
     if (line.empty() || line[0] == '#') continue;
 
