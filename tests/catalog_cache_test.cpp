@@ -371,6 +371,20 @@ TEST_F(CatalogCache, UnreadableFileIsRebuiltAndReplaced) {
   EXPECT_EQ(Files(dir_).size(), 1u);
 }
 
+TEST_F(CatalogCache, AnotherUsersDirectoryIsLeftAlone) {
+  if (geteuid() != 0) GTEST_SKIP() << "making a directory of another user needs root";
+  // As when sudo keeps the caller's HOME: the cache directories belong to someone else.
+  std::string parent = root_ + "/cache";
+  ASSERT_EQ(mkdir(parent.c_str(), 0755), 0);
+  ASSERT_EQ(chown(parent.c_str(), 12345, 12345), 0);
+  EXPECT_FALSE(Build()->from_cache());
+  EXPECT_TRUE(Files(parent).empty()) << "libpmapi/ is not created in another user's directory";
+  ASSERT_EQ(mkdir(dir_.c_str(), 0755), 0);
+  ASSERT_EQ(chown(dir_.c_str(), 12345, 12345), 0);
+  EXPECT_FALSE(Build()->from_cache());
+  EXPECT_TRUE(Files(dir_).empty()) << "nothing is written into another user's directory";
+}
+
 TEST_F(CatalogCache, FileOthersCouldHaveWrittenIsIgnored) {
   Build();
   std::string path = CacheFile();
@@ -383,9 +397,10 @@ TEST_F(CatalogCache, FileOthersCouldHaveWrittenIsIgnored) {
   EXPECT_FALSE(Build()->from_cache()) << "another user's file";
 }
 
-TEST_F(CatalogCache, OnlyTheNewestFilesOfOtherBuildsAreKept) {
+TEST_F(CatalogCache, OnlyTheNewestOtherFilesAreKept) {
   Build();
   ASSERT_EQ(Files(dir_).size(), 1u);
+  std::string previous_boot = CacheFile();
   // Other builds' files, written 1..5 days ago, and a temporary file a killed writer left.
   std::vector<std::string> builds;
   for (int age = 1; age <= 5; ++age) {
@@ -403,12 +418,15 @@ TEST_F(CatalogCache, OnlyTheNewestFilesOfOtherBuildsAreKept) {
   ASSERT_EQ(utimes(old_temporary.c_str(), long_ago), 0);
   ASSERT_EQ(utimes(unrelated.c_str(), long_ago), 0);
 
-  kernel_.SetFile(kBootId, "00000000-0000-0000-0000-000000000002\n");  // a miss writes again
+  // A new boot has a file of its own; the previous boot's is now one of the others.
+  kernel_.SetFile(kBootId, "00000000-0000-0000-0000-000000000002\n");
   ASSERT_FALSE(Build()->from_cache());
+  ASSERT_NE(CacheFile(), previous_boot);
   EXPECT_EQ(access(CacheFile().c_str(), F_OK), 0);
+  EXPECT_EQ(access(previous_boot.c_str(), F_OK), 0) << "the newest other file";
   for (int age = 1; age <= 5; ++age) {
     bool kept = access(builds[static_cast<size_t>(age - 1)].c_str(), F_OK) == 0;
-    EXPECT_EQ(kept, age <= 3) << "the file of " << age << " days ago";
+    EXPECT_EQ(kept, age <= 2) << "the file of " << age << " days ago";
   }
   EXPECT_NE(access(old_temporary.c_str(), F_OK), 0);
   EXPECT_EQ(access(recent_temporary.c_str(), F_OK), 0) << "perhaps being written right now";

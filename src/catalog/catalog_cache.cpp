@@ -28,6 +28,8 @@ constexpr const char *kTemporaryMark = ".tmp.";
 // keeps only the most recently written files, and removes temporary files a killed writer
 // left behind once they are this old.
 constexpr size_t kFilesKept = 4;
+// Far above any real catalog (~350 KB for ~2500 events): a larger file is not even checksummed.
+constexpr size_t kLargestFile = 64u << 20;
 constexpr time_t kStaleTemporarySeconds = 3600;
 
 bool StartsWith(const std::string &text, const char *prefix) {
@@ -44,17 +46,32 @@ std::string Parent(const std::string &path) {
   return slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
 }
 
+// Whether `path` is a directory of this effective user (`*exists` says whether it is there).
+// A process whose $HOME is another user's (sudo keeping HOME) must not create or fill that
+// user's cache: the files would be the wrong owner's, which that user's processes then ignore.
+bool OwnDirectory(const std::string &path, bool *exists) {
+  FileStat info;
+  int err = CurrentKernel().Stat(path, &info);
+  *exists = err != -ENOENT;
+  return err == 0 && S_ISDIR(info.mode) && info.owner == geteuid();
+}
+
+// Makes `dir`, and its parent ($HOME/.cache or $XDG_CACHE_HOME) if that is missing too, but
+// nothing further up, and only inside directories of this user.
 bool EnsureDirectory(const std::string &dir) {
   Kernel &kernel = CurrentKernel();
-  int err = kernel.MakeDirectory(dir, 0700);
-  if (err == -ENOENT) {
-    // Only the parent ($HOME/.cache or $XDG_CACHE_HOME) is created too, never more.
-    std::string parent = Parent(dir);
-    if (parent.empty()) return false;
-    int parent_err = kernel.MakeDirectory(parent, 0700);
-    if (parent_err < 0 && parent_err != -EEXIST) return false;
-    err = kernel.MakeDirectory(dir, 0700);
+  bool exists = false;
+  if (OwnDirectory(dir, &exists)) return true;
+  if (exists) return false;
+  std::string parent = Parent(dir);
+  if (parent.empty()) return false;
+  if (!OwnDirectory(parent, &exists)) {
+    std::string grandparent = Parent(parent);
+    if (exists || grandparent.empty() || !OwnDirectory(grandparent, &exists)) return false;
+    int err = kernel.MakeDirectory(parent, 0700);
+    if (err < 0 && err != -EEXIST) return false;
   }
+  int err = kernel.MakeDirectory(dir, 0700);
   return err == 0 || err == -EEXIST;
 }
 
@@ -106,7 +123,8 @@ bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
   FileStat info;
   if (kernel.MapFile(CatalogCachePath(dir, key), &data, &size, &info) < 0) return false;
   // A file someone else could have written might claim anything: statuses, encodings.
-  bool trusted = info.owner == geteuid() && !(info.mode & (S_IWGRP | S_IWOTH));
+  bool trusted =
+      info.owner == geteuid() && !(info.mode & (S_IWGRP | S_IWOTH)) && size <= kLargestFile;
   bool loaded = trusted && DeserializeCatalog(std::string_view(data, size), key.text, contents);
   kernel.UnmapFile(data, size);
   return loaded;

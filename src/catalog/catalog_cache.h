@@ -4,7 +4,8 @@
 // the first instead (docs/catalog.md, "The catalog cache").
 //
 // Where: $XDG_CACHE_HOME/libpmapi, else $HOME/.cache/libpmapi; one file per libpmapi build,
-// libpfm4 build and effective uid, catalog-<tag>.bin (catalog_cache_key.h). Off when
+// libpfm4 build, effective uid and boot, catalog-<tag>.bin (catalog_cache_key.h). Directories
+// of another user are neither created in nor written to. Off when
 // PMAPI_NO_CACHE is set (to anything but "" or "0"), in setuid/setgid programs, and when
 // neither variable is set. Every failure is silent and only costs the time of building from
 // the sources: an unwritable directory, a file of another owner, a damaged file.
@@ -32,8 +33,11 @@ bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
 
 // Writes the file for `key` atomically (a private temporary file renamed over it, so readers
 // see the old file or the new one, never part of one), creating `dir` and its parent (mode
-// 0700) if needed. Then keeps only the newest few files of other builds (each build of
-// libpmapi, and each program linking libpmapi.a, has its own). Failures are ignored.
+// 0700) if needed. Then keeps only the newest few other files (of other builds or boots; each
+// build of libpmapi, and each program linking libpmapi.a, has its own). Failures are ignored.
+//
+// The file is read through a read-only mapping. Writers never change a file in place (they
+// rename a new one over it), so a mapped file does not shrink under its reader.
 void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
                        const CatalogContents &contents);
 

@@ -134,7 +134,7 @@ CatalogCacheKey ComputeCatalogCacheKey() {
 
   std::string builds = "format=" + std::to_string(kCacheFormat) + "\nlibpmapi=" + library +
                        "\nlibpfm=" + libpfm + "\n";
-  key.file_tag = Hex64(Hash64(builds + "euid=" + std::to_string(geteuid())));
+  key.file_tag = Hex64(Hash64(builds + "euid=" + std::to_string(geteuid()) + "\nboot=" + boot));
   key.text = builds;
   key.text += "libpfm-environment=" + LibpfmEnvironment() + "\n";
   key.text += "boot=" + boot + "\n";

@@ -19,8 +19,9 @@
 namespace pmapi {
 
 struct CatalogCacheKey {
-  // Names the cache file: one file per libpmapi build, libpfm4 build and effective uid, which
-  // a new boot (or any other change of the key) overwrites rather than adds to.
+  // Names the cache file: one file per libpmapi build, libpfm4 build, effective uid and boot
+  // (machines sharing a home directory over NFS keep a file each), which any other change of
+  // the key overwrites rather than adds to.
   std::string file_tag;
   // One "name=value" line per fact. "" when a fact that must be known cannot be read (no
   // build id, no boot id, no /proc/self/status): then no cache is used.
