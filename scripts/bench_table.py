@@ -23,8 +23,8 @@ ROWS = [
      None),
     ("group read, 8 members alive (pm_get_data_mygroup)", "BM_GroupRead_Pmapi", "BM_GroupRead_Raw",
      None, RAW_TARGET),
-    ("group read vs the same 5 descriptors by hand", "BM_GroupRead_Pmapi",
-     "BM_GroupRead_RawWithForkCounter", None, RAW_TARGET),
+    ("group read vs the same descriptors by hand", "BM_GroupRead_Pmapi",
+     "BM_GroupRead_RawSameDescriptors", None, RAW_TARGET),
     ("cold init (pm_initialize vs PAPI_library_init)", "BM_ColdInit_Pmapi", None, "BM_ColdInit_Papi",
      None),
 ]
