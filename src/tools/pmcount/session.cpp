@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "background_release.h"
 #include "command.h"
 #include "counting.h"
 #include "program_plan.h"
@@ -145,7 +146,11 @@ class Runner {
     const uint64_t end = NowNs();
     if (options_.interval_ms && end > last_tick_) Tick();  // the last, partial interval
     result->samples = Read();
-    if (counting_) counting_->Delete();
+    if (counting_) {
+      BackgroundRelease release;  // see background_release.h: the close need not be waited for
+      release.Begin();
+      counting_->Delete();
+    }
     result->elapsed_ns = end - start;
     if (!options_.command.empty()) {
       result->user_ns = Ns(command.usage().ru_utime);
