@@ -17,6 +17,10 @@
 #include "core/my_thread.h"
 #include "core/registry.h"
 
+// The sanitizer runtimes' pthread_create (see RealPthreadCreate); null without one.
+extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                                            void *) __attribute__((weak));
+
 namespace pmapi {
 
 // Referenced from my_thread.cpp: in a static link against libpmapi.a, it is
@@ -29,7 +33,16 @@ namespace {
 using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 PthreadCreate RealPthreadCreate() {
-  static PthreadCreate real = reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  // A sanitizer runtime linked into the executable (ASan, TSan) defines its own pthread_create
+  // as a weak alias of __interceptor_pthread_create. When libpmapi's objects are linked into
+  // that same executable (as the tests are), our strong definition wins, and RTLD_NEXT from the
+  // executable skips the runtime and reaches libc: threads would start unknown to the
+  // sanitizer (TSan then reports nonsense or crashes). Call the interceptor when there is one;
+  // it creates the thread through libc itself.
+  static PthreadCreate real = [] {
+    if (&__interceptor_pthread_create) return &__interceptor_pthread_create;
+    return reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  }();
   return real;
 }
 
