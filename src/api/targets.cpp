@@ -1,5 +1,6 @@
 #include "api/targets.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include <string>
@@ -25,10 +26,13 @@ Status TargetExists(pid_t pid, tid_t tid) {
   std::string stat;
   const std::string path =
       "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat";
-  if (CurrentKernel().ReadFile(path, &stat) < 0) {
+  const int rc = CurrentKernel().ReadFile(path, &stat);
+  if (rc == -ENOENT || rc == -ESRCH) {
     return Status(Pmapi_NoSuchThread, "thread " + std::to_string(tid) + " of process " +
                                           std::to_string(pid) + " does not exist");
   }
+  // Anything else (out of descriptors, say) says nothing about the thread: report it as it is.
+  if (rc < 0) return StatusFromFileErrno(-rc, "cannot read " + path);
   return Status::Ok();
 }
 

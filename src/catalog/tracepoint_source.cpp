@@ -1,6 +1,7 @@
 // Listing and encoding tracepoints, all reads through the kernel seam.
 #include "catalog/tracepoint_source.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +50,12 @@ Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name
       tracefs_root + "/events/" + name.substr(0, colon) + "/" + name.substr(colon + 1) + "/id";
   std::string text;
   int err = CurrentKernel().ReadFile(path, &text);
-  if (err < 0) {
+  if (err == -ENOENT) {
     return Status(Pmapi_InvalidEvent,
                   "tracepoint " + name + ": cannot read " + path + ": " + strerror(-err));
   }
+  // Out of descriptors or memory is not a bad event: keep the code that says so.
+  if (err < 0) return StatusFromFileErrno(-err, "tracepoint " + name + ": cannot read " + path);
   char *end = nullptr;
   unsigned long long id = strtoull(text.c_str(), &end, 10);
   if (end == text.c_str()) {

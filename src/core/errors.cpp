@@ -82,8 +82,27 @@ Status StatusFromErrno(int err, const std::string &what) {
     case EINTR:
       return Status(Pmapi_Interrupted, base + "; interrupted by a signal, try again");
     case ENODEV:
+      return Status(Pmapi_KernelError,
+                    base + "; the device went away (a CPU taken offline?): set the program again");
     case EINVAL:
     case E2BIG:
+    default:
+      return Status(Pmapi_KernelError, base);
+  }
+}
+
+Status StatusFromFileErrno(int err, const std::string &what) {
+  std::string base = what + ": " + (strerrorname_np(err) ? strerrorname_np(err) : "errno") + " (" +
+                     strerror(err) + ")";
+  switch (err) {
+    case EMFILE:
+    case ENFILE:
+      return Status(Pmapi_TooManyFiles,
+                    base + "; out of file descriptors: raise the limit (ulimit -n)");
+    case ENOMEM:
+      return Status(Pmapi_Malloc_Err, base + "; out of memory");
+    case EINTR:
+      return Status(Pmapi_Interrupted, base + "; interrupted by a signal, try again");
     default:
       return Status(Pmapi_KernelError, base);
   }

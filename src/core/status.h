@@ -30,4 +30,10 @@ class Status {
 // `what` names the operation and its target, e.g. "open task-clock on CPU 1".
 Status StatusFromErrno(int err, const std::string &what);
 
+// The same for a failed read of a sysfs, procfs or tracefs file, where the perf meanings do
+// not apply (ENOENT is no missing PMU, EACCES no perf_event_paranoid matter): running out of
+// descriptors or memory and EINTR keep their codes, anything else is Pmapi_KernelError.
+// `what` names the file.
+Status StatusFromFileErrno(int err, const std::string &what);
+
 }  // namespace pmapi

@@ -20,10 +20,8 @@ Status Topology::LoadOnlineCpusFromSysfs(Topology *out) {
   std::string text;
   int rc = CurrentKernel().ReadFile(kOnlineCpusPath, &text);
   if (rc < 0) {
-    // Always Pmapi_KernelError: StatusFromErrno would read ENOENT as "no such
-    // event", which is wrong for a sysfs file.
-    return Status(Pmapi_KernelError,
-                  std::string("read ") + kOnlineCpusPath + ": " + std::strerror(-rc));
+    // Not StatusFromErrno: it would read ENOENT as "no such event", wrong for a sysfs file.
+    return StatusFromFileErrno(-rc, std::string("cannot read ") + kOnlineCpusPath);
   }
 
   std::vector<int> numbers;
