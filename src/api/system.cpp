@@ -7,9 +7,11 @@
 #include <mutex>
 
 #include "api/context_ops.h"
+#include "core/enabled_clock.h"
 #include "core/kernel.h"
 #include "core/last_error.h"
 #include "core/registry.h"
+#include "core/timebase.h"
 #include "topology/topology.h"
 
 using namespace pmapi;
@@ -24,7 +26,7 @@ Status SystemTargets(bool proctree, std::vector<GroupTarget> *targets) {
     // thread and process they create afterwards.
     std::vector<std::string> tasks;
     int rc = CurrentKernel().ListDirectory("/proc/self/task", &tasks);
-    if (rc < 0) return StatusFromErrno(-rc, "cannot list /proc/self/task");
+    if (rc < 0) return StatusFromFileErrno(-rc, "cannot list /proc/self/task");
     for (const std::string &task : tasks) {
       GroupTarget target;
       target.pid = std::stoi(task);
@@ -49,6 +51,31 @@ Status SystemTargets(bool proctree, std::vector<GroupTarget> *targets) {
 }
 
 Context *System() { return Registry::Get().system_context(); }
+
+// The system context's counting time by the wall clock (guarded by system_calls, like the
+// context), to tell a CPU whose counters the kernel switched off (hotplug) from one that counts.
+EnabledClock g_clock;
+
+// Counters enabled this much less than the wall clock says are off: 1 ms, plus 0.1% for the
+// kernel's per-CPU clock running at a slightly different rate from CLOCK_MONOTONIC.
+bool LagsBehind(uint64_t enabled, uint64_t expected) {
+  return enabled + 1000000 + expected / 1000 < expected;
+}
+
+Status CpuStopped(int linux_cpu, uint64_t enabled, uint64_t expected) {
+  Topology online;
+  const bool offline_now =
+      Topology::LoadOnlineCpusFromSysfs(&online).ok() && online.DenseIndexOf(linux_cpu) < 0;
+  const std::string counted = " (its counters ran " + std::to_string(enabled / 1000000) +
+                              " ms of the " + std::to_string(expected / 1000000) +
+                              " ms counted since set or reset)";
+  const char *when =
+      offline_now ? " went offline after pm_set_program" : " was offline for a while since set";
+  return Status(Pmapi_CpuNotCounted,
+                "CPU " + std::to_string(linux_cpu) + when + counted +
+                    "; the kernel stopped its counters and does not restart them when the CPU "
+                    "comes back: set the program again once it is online");
+}
 
 // Maps a _cpu/_lcpu argument to a group index, or fails.
 Status GroupForCpu(int cpu, bool dense, int *group) {
@@ -89,7 +116,18 @@ int ReadCpu(int cpu, bool dense, pm_data_t *data, timebasestruct_t *stamp, pm_ac
   int group = 0;
   Status status = GroupForCpu(cpu, dense, &group);
   if (!status.ok()) return Report(status);
-  return ReadContext(System(), group, data, stamp, times);
+  // Taken before the read, so that a CPU that counts all along never looks behind.
+  const uint64_t expected = g_clock.At(MonotonicNanos());
+  pm_accu_time_t counted;
+  int rc = ReadContext(System(), group, data, stamp, &counted);
+  if (times) *times = counted;
+  if (rc != 0 && rc != Pmapi_Multiplexed) return rc;
+  const uint64_t enabled =
+      (static_cast<uint64_t>(counted.accu_timebase.tb_high) << 32) | counted.accu_timebase.tb_low;
+  if (LagsBehind(enabled, expected)) {
+    return Report(CpuStopped(System()->targets()[group].cpu, enabled, expected));
+  }
+  return rc;
 }
 
 int ReadAll(pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
@@ -118,6 +156,10 @@ int pm_set_program(pm_prog_t *prog) {
   if (status.ok())
     status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
   if (status.ok()) status = registry.AdoptSystem(std::move(context));
+  if (status.ok()) {
+    g_clock.Clear();
+    if (prog->mode.b.count) g_clock.Started(MonotonicNanos());
+  }
   return Report(status);
 }
 
@@ -138,7 +180,9 @@ int pm_delete_program(void) {
 int pm_tstart(timebasestruct_t *time) {
   std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
   if (!System()) return NoProgram(kFamily);
-  return StartContext(System(), time);
+  int rc = StartContext(System(), time);
+  if (rc == 0) g_clock.Started(MonotonicNanos());
+  return rc;
 }
 
 int pm_start(void) { return pm_tstart(nullptr); }
@@ -146,7 +190,10 @@ int pm_start(void) { return pm_tstart(nullptr); }
 int pm_tstop(timebasestruct_t *time) {
   std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
   if (!System()) return NoProgram(kFamily);
-  return StopContext(System(), time);
+  const uint64_t before = MonotonicNanos();
+  int rc = StopContext(System(), time);
+  if (!System()->counting()) g_clock.Stopped(before);
+  return rc;
 }
 
 int pm_stop(void) { return pm_tstop(nullptr); }
@@ -154,7 +201,9 @@ int pm_stop(void) { return pm_tstop(nullptr); }
 int pm_reset_data(void) {
   std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
   if (!System()) return NoProgram(kFamily);
-  return ResetContext(System());
+  int rc = ResetContext(System());
+  if (rc == 0) g_clock.Reset(MonotonicNanos());
+  return rc;
 }
 
 int pm_get_data(pm_data_t *data) { return ReadAll(data, nullptr, nullptr); }
