@@ -1,0 +1,302 @@
+// What a read returns when the kernel's answer is not a full, honest group reading, on every
+// family: a 0-byte read (the group is not schedulable), a short read, time_running <
+// time_enabled (multiplexed); and, system-wide, a CPU that goes offline between set and read,
+// as the kernel shows it (its counters freeze) and as a failing read (ENODEV, 0 bytes). Each
+// case checks the code, a message naming the target, no descriptor leaked, and that the family
+// keeps working. counting_faults_test.cpp pins the _mythread basics; this file widens them.
+#include <errno.h>
+#include <gtest/gtest.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "reliability_families.h"
+#include "support/counting.h"
+#include "support/fake_kernel.h"
+
+using namespace pmapi_test;
+
+namespace {
+
+// Passes everything to the real kernel, then rewrites what reads of the chosen descriptors
+// return. Descriptors are chosen by the CPU they were opened on (-1: every descriptor).
+class RewritingKernel : public FakeKernel {
+ public:
+  enum class Mode { kPass, kZeroBytes, kShort, kMultiplexed, kFail, kFrozen };
+
+  void Rewrite(Mode mode, int only_cpu = -1, int err = 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    mode_ = mode;
+    only_cpu_ = only_cpu;
+    err_ = err;
+    frozen_.clear();
+  }
+
+  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override {
+    int fd = FakeKernel::PerfEventOpen(attr, pid, cpu, group_fd);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (fd >= 0) cpu_of_[fd] = cpu;
+    return fd;
+  }
+
+  ssize_t Read(int fd, void *buf, size_t size) override {
+    ssize_t n = FakeKernel::Read(fd, buf, size);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (n <= 0 || mode_ == Mode::kPass || (only_cpu_ >= 0 && cpu_of_[fd] != only_cpu_)) return n;
+    uint64_t *words = static_cast<uint64_t *>(buf);  // nr, time_enabled, time_running, values
+    switch (mode_) {
+      case Mode::kPass:
+        return n;
+      case Mode::kZeroBytes:
+        return 0;
+      case Mode::kShort:
+        return n - 8;
+      case Mode::kMultiplexed:
+        if (words[1] < 4000) words[1] = 4000;  // a target that never ran has no time at all
+        words[2] = words[1] / 4;
+        return n;
+      case Mode::kFail:
+        return -err_;
+      case Mode::kFrozen: {
+        // What the kernel does to a CPU's counters when the CPU goes offline: every later
+        // read returns the counts and times of that moment.
+        auto found = frozen_.find(fd);
+        if (found == frozen_.end()) {
+          frozen_[fd] = std::string(static_cast<char *>(buf), n);
+        } else {
+          memcpy(buf, found->second.data(), found->second.size());
+        }
+        return n;
+      }
+    }
+    return n;
+  }
+
+ private:
+  std::mutex mutex_;
+  Mode mode_ = Mode::kPass;
+  int only_cpu_ = -1;
+  int err_ = 0;
+  std::map<int, int> cpu_of_;
+  std::map<int, std::string> frozen_;
+};
+
+using Mode = RewritingKernel::Mode;
+
+class Reads : public ::testing::TestWithParam<FamilyKind> {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(InitializeAll());
+    getppid_ = EventId(kGetppid);
+    clock_ = EventId("task-clock");
+    baseline_fds_ = CountPerfDescriptors();
+  }
+  void TearDown() override {
+    pm_delete_program();
+    pm_delete_program_mythread();
+  }
+
+  // Sets a counting program with two events under the rewriting kernel.
+  void SetCounting(Family *family) {
+    pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_KERNEL | PM_COUNT);
+    ASSERT_EQ(family->Set(&prog), 0) << pm_strerror("set", Pmapi_Permission);
+  }
+
+  // After a rewritten read: the family reads normally again, then deletes, leaving nothing.
+  void ExpectRecovers(Family *family) {
+    kernel_.Rewrite(Mode::kPass);
+    pm_data_t data;
+    pm_accu_time_t times;
+    EXPECT_EQ(family->Read(&data, &times), 0) << pm_strerror("read", Pmapi_KernelError);
+    EXPECT_EQ(family->Delete(), 0);
+    EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
+  }
+
+  int getppid_ = COUNT_NOTHING;
+  int clock_ = COUNT_NOTHING;
+  int baseline_fds_ = -1;
+  RewritingKernel kernel_;
+};
+
+TEST_P(Reads, ZeroBytesIsNotSchedulable) {
+  Family family(GetParam());
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kZeroBytes);
+  pm_data_t data;
+  pm_accu_time_t times;
+  EXPECT_EQ(family.Read(&data, &times), Pmapi_NotSchedulable);
+  const std::string message = pm_strerror("read", Pmapi_NotSchedulable);
+  EXPECT_NE(message.find("could not schedule the "), std::string::npos) << message;
+  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  EXPECT_EQ(family.Reset(), Pmapi_NotSchedulable) << "reset reads too, and keeps its baseline";
+  ExpectRecovers(&family);
+}
+
+TEST_P(Reads, ShortReadIsReportedNotHalfFilled) {
+  Family family(GetParam());
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kShort);
+  pm_data_t data;
+  pm_accu_time_t times;
+  EXPECT_EQ(family.Read(&data, &times), Pmapi_ShortRead);
+  const std::string message = pm_strerror("read", Pmapi_ShortRead);
+  EXPECT_NE(message.find(" bytes from the counters on "), std::string::npos) << message;
+  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  ExpectRecovers(&family);
+}
+
+TEST_P(Reads, MultiplexedIsFilledUnscaledAndFlagged) {
+  Family family(GetParam());
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  CallGetppid(40);
+  kernel_.Rewrite(Mode::kMultiplexed);
+  pm_data_t data;
+  pm_accu_time_t times;
+  EXPECT_EQ(family.Read(&data, &times), Pmapi_Multiplexed);
+  if (GetParam() == FamilyKind::kMyThread || GetParam() == FamilyKind::kMyGroup) {
+    EXPECT_EQ(data.accu[0], 40) << "raw, not scaled";
+  }
+  if (GetParam() == FamilyKind::kSystem) {
+    EXPECT_GE(data.accu[0], 40) << "raw, not scaled";
+  }
+  const std::string message = pm_strerror("read", Pmapi_Multiplexed);
+  EXPECT_NE(message.find("25.0%"), std::string::npos) << "the share counted: " << message;
+  EXPECT_LE(Nanos(times.accu_purr), Nanos(times.accu_timebase));
+  ExpectRecovers(&family);
+}
+
+TEST_P(Reads, FailedReadKeepsTheContext) {
+  Family family(GetParam());
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kFail, -1, EIO);
+  pm_data_t data;
+  pm_accu_time_t times;
+  EXPECT_EQ(family.Read(&data, &times), Pmapi_KernelError);
+  const std::string message = pm_strerror("read", Pmapi_KernelError);
+  EXPECT_NE(message.find("EIO"), std::string::npos) << message;
+  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  pm_prog_t prog;
+  EXPECT_EQ(family.GetProgram(&prog), 0) << "the context is still there";
+  EXPECT_TRUE(prog.mode.b.count) << "and still counting";
+  ExpectRecovers(&family);
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, Reads,
+                         ::testing::Values(FamilyKind::kSystem, FamilyKind::kMyThread,
+                                           FamilyKind::kThread, FamilyKind::kMyGroup,
+                                           FamilyKind::kGroup),
+                         [](const ::testing::TestParamInfo<FamilyKind> &param) {
+                           return std::string(FamilyName(param.param));
+                         });
+
+// A CPU that goes offline between set and read, on a machine with at least two CPUs: the
+// highest online CPU plays the one that goes.
+class CpuOffline : public Reads {
+ protected:
+  void SetUp() override {
+    Reads::SetUp();
+    if (::testing::Test::HasFatalFailure()) return;
+    // The CPUs online now, in the order pm_get_data_cpu numbers them.
+    pm_prog_t prog = MakeProgram({clock_}, PM_USER | PM_KERNEL);
+    ASSERT_EQ(pm_set_program(&prog), 0);
+    pm_data_t data;
+    for (int lcpu = 0; lcpu < 4096 && cpus_.size() < 64; ++lcpu) {
+      if (pm_get_data_lcpu(lcpu, &data) == 0) cpus_.push_back(lcpu);
+    }
+    ASSERT_EQ(pm_delete_program(), 0);
+    ASSERT_GE(cpus_.size(), 2u) << "needs two online CPUs";
+    leaving_ = cpus_.back();
+    staying_ = cpus_.front();
+  }
+  std::vector<int> cpus_;
+  int leaving_ = -1;
+  int staying_ = -1;
+};
+
+TEST_F(CpuOffline, FrozenCountersFailThatCpuOnlyAndSaySo) {
+  Family family(FamilyKind::kSystem);
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kFrozen, leaving_);
+  pm_data_t data;
+  ASSERT_EQ(pm_get_data_lcpu(leaving_, &data), 0) << "the moment it goes: nothing to see yet";
+  // Long enough past the 1 ms (+0.1%) tolerance that the library allows the kernel's clock.
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  pm_accu_time_t times;
+  EXPECT_EQ(pm_get_Tdata_lcpu(leaving_, &data, &times), Pmapi_CpuNotCounted);
+  std::string message = pm_strerror("read", Pmapi_CpuNotCounted);
+  EXPECT_NE(message.find("CPU " + std::to_string(leaving_) + " was offline"), std::string::npos)
+      << "it is really online, so the message says it was gone for a while: " << message;
+  EXPECT_NE(message.find("set the program again"), std::string::npos) << message;
+  EXPECT_EQ(pm_get_data_cpu(static_cast<int>(cpus_.size()) - 1, &data), Pmapi_CpuNotCounted)
+      << "the dense _cpu read of the same CPU says the same";
+  CallGetppid(10);
+  ASSERT_EQ(pm_get_data_lcpu(staying_, &data), 0) << pm_strerror("other CPU", Pmapi_CpuNotCounted);
+  EXPECT_EQ(pm_get_data(&data), 0) << "the total adds what every CPU counted";
+  EXPECT_EQ(pm_stop(), 0);
+  EXPECT_EQ(pm_get_data_lcpu(leaving_, &data), Pmapi_CpuNotCounted) << "stopped, still behind";
+  EXPECT_EQ(pm_reset_data(), 0);
+  EXPECT_EQ(pm_get_data_lcpu(leaving_, &data), 0) << "after a reset while stopped, it is even";
+  ExpectRecovers(&family);
+}
+
+TEST_F(CpuOffline, ReadErrorOnThatCpuNamesItAndLeavesTheOthers) {
+  Family family(FamilyKind::kSystem);
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kFail, leaving_, ENODEV);
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_lcpu(leaving_, &data), Pmapi_KernelError);
+  std::string message = pm_strerror("read", Pmapi_KernelError);
+  EXPECT_NE(message.find("CPU " + std::to_string(leaving_)), std::string::npos) << message;
+  EXPECT_NE(message.find("ENODEV"), std::string::npos) << message;
+  EXPECT_NE(message.find("offline"), std::string::npos) << message;
+  EXPECT_EQ(pm_get_data_lcpu(staying_, &data), 0);
+  EXPECT_EQ(pm_get_data(&data), Pmapi_KernelError) << "a total without that CPU would be wrong";
+  ExpectRecovers(&family);
+}
+
+TEST_F(CpuOffline, ZeroBytesOnThatCpuNamesIt) {
+  Family family(FamilyKind::kSystem);
+  ScopedKernel scoped(&kernel_);
+  SetCounting(&family);
+  kernel_.Rewrite(Mode::kZeroBytes, leaving_);
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_lcpu(leaving_, &data), Pmapi_NotSchedulable);
+  std::string message = pm_strerror("read", Pmapi_NotSchedulable);
+  EXPECT_NE(message.find("CPU " + std::to_string(leaving_)), std::string::npos) << message;
+  EXPECT_EQ(pm_get_data_lcpu(staying_, &data), 0);
+  ExpectRecovers(&family);
+}
+
+TEST_F(CpuOffline, CountingCpusNeverLookBehind) {
+  // The check that catches frozen counters must not fire on healthy ones: many reads, with
+  // stops, starts and resets in between.
+  Family family(FamilyKind::kSystem);
+  SetCounting(&family);
+  pm_data_t data;
+  for (int round = 0; round < 200; ++round) {
+    for (int cpu : cpus_) {
+      ASSERT_EQ(pm_get_data_lcpu(cpu, &data), 0) << "round " << round;
+    }
+    if (round % 50 == 10) {
+      ASSERT_EQ(pm_stop(), 0);
+    } else if (round % 50 == 20) {
+      ASSERT_EQ(pm_start(), 0);
+    } else if (round % 50 == 30) {
+      ASSERT_EQ(pm_reset_data(), 0);
+    }
+    if (round % 20 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(family.Delete(), 0);
+}
+
+}  // namespace
