@@ -167,8 +167,8 @@ TEST_F(CatalogCache, EveryChangedFactMisses) {
   expect_miss_then_hit("other privileges");
   kernel_.SetFile("/proc/modules", "kvm_amd 1 0 - Live 0x0\n");
   expect_miss_then_hit("a module loaded");
-  kernel_.SetFile("/sys/kernel/tracing/dynamic_events", "p:kprobes/x do_sys_open\n");
-  expect_miss_then_hit("a kprobe added");
+  kernel_.FailWith(FakeKernel::Op::kAccess, EACCES, kAvailableEvents);
+  expect_miss_then_hit("tracefs no longer readable");
   kernel_.SetDirectory("/sys/bus/event_source/devices", {"cpu", "software", "tracepoint"});
   expect_miss_then_hit("another PMU set");
   setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen3", 1);
@@ -198,6 +198,9 @@ TEST_F(CatalogCache, KeyStaysTheSameWhenNothingChanged) {
   EXPECT_EQ(first.text, second.text);
   EXPECT_EQ(first.file_tag.size(), 16u);
   EXPECT_NE(first.text.find("boot="), std::string::npos);
+  // Nothing that waits for the kernel's event_mutex (dynamic_events, available_events) is read.
+  kernel_.FailWith(FakeKernel::Op::kReadFile, EIO, "/sys/kernel/tracing/");
+  EXPECT_EQ(pmapi::ComputeCatalogCacheKey().text, first.text);
   // Module use counts change all the time; only the names are part of the key.
   kernel_.SetFile("/proc/modules", "kvm 3 1 kvm_amd, Live 0x0\n");
   std::string with_module = pmapi::ComputeCatalogCacheKey().text;

@@ -24,13 +24,13 @@ constexpr const char *kFilePrefix = "catalog-";
 constexpr const char *kFileSuffix = ".bin";
 constexpr const char *kTemporaryMark = ".tmp.";
 // Every build of libpmapi has its own file (and a program that links libpmapi.a statically is
-// its own build: the test suite has dozens). So that rebuilds do not fill the disk, a write
-// keeps only the most recently written files, and removes temporary files a killed writer
-// left behind once they are this old.
+// its own build: the test suite has dozens), and so does every boot. So that rebuilds and
+// reboots do not fill the disk, a write keeps only the most recently written files, and
+// removes temporary files a killed writer left behind once they are this old.
 constexpr size_t kFilesKept = 4;
+constexpr time_t kStaleTemporarySeconds = 3600;
 // Far above any real catalog (~350 KB for ~2500 events): a larger file is not even checksummed.
 constexpr size_t kLargestFile = 64u << 20;
-constexpr time_t kStaleTemporarySeconds = 3600;
 
 bool StartsWith(const std::string &text, const char *prefix) {
   return text.compare(0, strlen(prefix), prefix) == 0;
@@ -80,7 +80,7 @@ void RemoveStaleFiles(const std::string &dir, const std::string &current) {
   std::vector<std::string> names;
   if (kernel.ListDirectory(dir, &names) < 0) return;
   time_t now = time(nullptr);
-  std::vector<std::pair<time_t, std::string>> others;  // (written, path), other builds' files
+  std::vector<std::pair<time_t, std::string>> others;  // (written, path): other builds or boots
   for (const std::string &name : names) {
     if (!StartsWith(name, kFilePrefix) || name == current) continue;
     std::string path = dir + "/" + name;

@@ -7,7 +7,7 @@
 //   - the boot: /proc/sys/kernel/random/boot_id and the kernel release;
 //   - what may change within a boot: kernel.perf_event_paranoid, the loaded modules (they add
 //     PMUs and tracepoints), the PMUs in /sys/bus/event_source/devices, which tracefs is
-//     readable and its dynamic events (kprobes, uprobes, synthetic events);
+//     readable (not its dynamic events: see Tracefs() in the .cpp);
 //   - the caller: effective uid, effective capabilities and seccomp mode (/proc/self/status);
 //   - $PMAPI_EVENTS_DIR and the contents of its tables.
 // Reading it costs about a dozen small procfs/sysfs reads (~0.1 ms), all through the kernel
