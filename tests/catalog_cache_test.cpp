@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -189,6 +190,22 @@ TEST_F(CatalogCache, EveryChangedFactMisses) {
   EXPECT_FALSE(edited->from_cache()) << "an edited table";
   EXPECT_EQ(edited->FindName("PM_SITE")->description.substr(0, 2), "B.");
   unsetenv(pmapi::kEventsDirVariable);
+}
+
+TEST_F(CatalogCache, ConcurrentWritersLeaveOneIntactFile) {
+  // As when several processes of a fresh boot start at once: each misses, builds and stores.
+  constexpr int kWriters = 4;
+  std::vector<size_t> sizes(kWriters, 0);
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([this, &sizes, i] { sizes[i] = Build()->events().size(); });
+  }
+  for (std::thread &writer : writers) writer.join();
+  for (size_t size : sizes) EXPECT_EQ(size, sizes[0]);
+  EXPECT_EQ(Files(dir_).size(), 1u) << "renamed over one another, no temporary left";
+  std::unique_ptr<Catalog> restored = Build();
+  EXPECT_TRUE(restored->from_cache());
+  EXPECT_EQ(restored->events().size(), sizes[0]);
 }
 
 TEST_F(CatalogCache, KeyStaysTheSameWhenNothingChanged) {
