@@ -66,6 +66,8 @@ exact)
   "$pmcount" -o "$work/out" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/stderr"
   check "-o writes the counts to the file" test "$(csv_count $ev <"$work/out")" = "$n"
   check "-o leaves stderr empty" test ! -s "$work/stderr"
+  "$pmcount" -o - -x, -e $ev -- "$workload" getppid "$n" >"$work/stdout" 2>"$work/stderr"
+  check "-o - writes the counts to stdout" test "$(csv_count $ev <"$work/stdout")" = "$n"
   # Everything the command starts is counted: processes and threads.
   "$pmcount" -x, -e $ev -- "$workload" children 4 "$n" 2>"$work/children"
   check "4 child processes x $n calls" test "$(csv_count $ev <"$work/children")" = $((4 * n))
@@ -281,6 +283,11 @@ misc)
   check "-g pm_syscalls: raw_syscalls:sys_enter >= $n" \
     test "$(csv_count raw_syscalls:sys_enter <"$work/group")" -ge "$n"
   check "-g pm_syscalls: a metric line" grep -Eq '^,,,,,[0-9.]+,syscalls_per_second$' "$work/group"
+  # A kernel PMU that refuses exclude bits counts in the default (both) mode.
+  if "$pmlist" --source sysfs | grep -q "msr/tsc"; then
+    "$pmcount" -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr"
+    check "msr/tsc counts with user+kernel" test "$(csv_count msr/tsc <"$work/msr")" -gt 0
+  fi
   # A libpfm4 string with attributes is accepted (counted or <not supported> here).
   "$pmcount" -x, -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- true 2>"$work/pfm"
   check "libpfm4 string with attributes accepted" \

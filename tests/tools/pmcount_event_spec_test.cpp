@@ -20,6 +20,10 @@ TEST(PmcountEventSpec, SplitsAtCommasButNotInsideSlashTerms) {
   EXPECT_EQ(specs[1].name, "cpu/event=0x3c,umask=1/");
   EXPECT_EQ(specs[2].name, "syscalls:sys_enter_write");  // not a modifier
   EXPECT_FALSE(specs[2].has_mode);
+  specs = Parse("msr/tsc,task-clock,msr/tsc/,page-faults");  // a bare pmu/event splits
+  ASSERT_EQ(specs.size(), 4u);
+  EXPECT_EQ(specs[0].name, "msr/tsc");
+  EXPECT_EQ(specs[2].name, "msr/tsc/");
 }
 
 TEST(PmcountEventSpec, PrivilegeModifiers) {

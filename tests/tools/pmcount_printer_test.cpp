@@ -79,7 +79,7 @@ TEST(PmcountPrinters, CsvIntervalsCarryTheirTimeAndTheTotalsSaySummary) {
 TEST(PmcountPrinters, HumanTableAlignsAndSeparatesThousands) {
   std::unique_ptr<Printer> human = MakeHumanPrinter();
   const std::string text = human->Final(TwoEvents(), OneRow(1234567));
-  EXPECT_NE(text.find("Counts for './work 1000', user+kernel mode:"), std::string::npos);
+  EXPECT_NE(text.find(" Counts for ./work 1000\n user+kernel mode\n"), std::string::npos);
   EXPECT_NE(text.find("1,234,567"), std::string::npos);
   EXPECT_NE(text.find("<not supported>"), std::string::npos);
   EXPECT_NE(text.find("the kernel has no hardware PMU for it"), std::string::npos);
@@ -102,6 +102,12 @@ TEST(PmcountPrinters, HumanShowsTheRunningShareOnlyWhenMultiplexed) {
   snapshot.rows[0].cells[0].running_ns = 500;
   EXPECT_NE(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("(25.00% counted)"),
             std::string::npos);
+}
+
+TEST(PmcountPrinters, HeadingQuotesArgumentsAsAShellWould) {
+  Report report = TwoEvents();
+  report.command = {"sh", "-c", "a | b", "it's"};
+  EXPECT_EQ(CommandLine(report), "sh -c 'a | b' 'it'\\''s'");
 }
 
 TEST(PmcountPrinters, JsonHasNullsNotStringsForMissingValues) {

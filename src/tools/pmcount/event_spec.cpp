@@ -93,11 +93,15 @@ std::string ParseEventSpec(const std::string &text, EventSpec *spec) {
 std::string ParseEventList(const std::string &list, std::vector<EventSpec> *specs) {
   std::vector<EventSpec> out;
   std::string current;
-  int slashes = 0;  // inside "pmu/.../" while odd
+  int slashes = 0;
   for (size_t i = 0; i <= list.size(); ++i) {
     const bool end = i == list.size();
     if (!end && list[i] == '/') ++slashes;
-    if (end || (list[i] == ',' && slashes % 2 == 0)) {
+    // A comma inside perf's term list ("cpu/event=0x3c,umask=1/") does not split: after an
+    // odd slash whose text holds a '=' the list is open. "msr/tsc,x" has no term: it splits.
+    const bool in_terms =
+        slashes % 2 == 1 && current.find('=', current.rfind('/')) != std::string::npos;
+    if (end || (list[i] == ',' && !in_terms)) {
       EventSpec spec;
       std::string error = ParseEventSpec(current, &spec);
       if (!error.empty()) return error;

@@ -122,7 +122,9 @@ int Main(int argc, char **argv) {
   }
 
   int fd = STDERR_FILENO;
-  if (!options.output_path.empty()) {
+  if (options.output_path == "-") {
+    fd = STDOUT_FILENO;  // not /dev/stdout: opening that with O_TRUNC would cut a file short
+  } else if (!options.output_path.empty()) {
     fd = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
       return Failure("cannot open " + options.output_path + ": " + strerror(errno));
@@ -152,7 +154,7 @@ int Main(int argc, char **argv) {
       break;
   }
   const int status = RunSession(setup, &report, printer.get(), &output);
-  if (fd != STDERR_FILENO) close(fd);
+  if (fd != STDERR_FILENO && fd != STDOUT_FILENO) close(fd);
   return status;
 }
 

@@ -383,7 +383,7 @@ Time:
 Output (to stderr unless -o):
   -x, --field-separator SEP  CSV-like lines in perf stat's field order
   -j, --json              one JSON object per line
-  -o, --output FILE       write the counts to FILE
+  -o, --output FILE       write the counts to FILE (- for standard output)
   -h, --help              this text
       --version           the version
 

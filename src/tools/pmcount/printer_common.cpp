@@ -3,11 +3,28 @@
 
 namespace pmcount {
 
+namespace {
+
+// An argument as a shell would need it typed: quoted when it holds anything but plain
+// characters, so that `sh -c 'a | b'` reads back as one argument.
+std::string ShellWord(const std::string &arg) {
+  if (!arg.empty() &&
+      arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                            "_-+=./:,@%") == std::string::npos) {
+    return arg;
+  }
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
 std::string CommandLine(const Report &report) {
   std::string line;
   for (const std::string &arg : report.command) {
     if (!line.empty()) line += ' ';
-    line += arg;
+    line += ShellWord(arg);
   }
   return line;
 }

@@ -150,14 +150,15 @@ std::string StatsLines(const Report &report, const Snapshot &snapshot) {
 std::string Heading(const Report &report) {
   std::string what;
   if (report.system_wide) {
-    what = "system-wide, CPUs " + report.cpus;
-    if (!report.command.empty()) what += ", while '" + CommandLine(report) + "' ran";
+    what = "CPUs " + report.cpus + " (system-wide)";
+    if (!report.command.empty()) what += " while running " + CommandLine(report);
   } else {
-    what = "'" + CommandLine(report) + "'";
+    what = CommandLine(report);
   }
-  if (report.runs > 1) what += " (" + std::to_string(report.runs) + " runs)";
-  return " Counts for " + what + ", " + report.mode + " mode" +
-         (report.group.empty() ? "" : ", group " + report.group) + ":\n";
+  std::string how = report.mode + " mode";
+  if (!report.group.empty()) how += ", group " + report.group;
+  if (report.runs > 1) how += ", mean of " + std::to_string(report.runs) + " runs";
+  return " Counts for " + what + "\n " + how + "\n";
 }
 
 std::string Notes(const Report &report) {

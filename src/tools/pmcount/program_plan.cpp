@@ -47,6 +47,10 @@ Plan MakePlan(const Selection &selection, const Mode &mode) {
   Plan plan;
   memset(&plan.prog, 0, sizeof plan.prog);
   plan.prog.mode.w = (mode.user ? PM_USER : 0) | (mode.kernel ? PM_KERNEL : 0);
+  // Both modes means nothing excluded, as perf stat counts for a privileged user: hypervisor
+  // time too (x86 guests have none to exclude), and PMUs that refuse any exclude bit (msr,
+  // catalog status caveat) then count.
+  plan.prog.mode.b.hypervisor = mode.user && mode.kernel;
   plan.counter_of_event.assign(selection.events.size(), -1);
   plan.reasons.assign(selection.events.size(), "");
   bool all = true;
