@@ -32,15 +32,25 @@ namespace {
 
 using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
+// Whether the pthread_create that callers reach first is this one, i.e. libpmapi's objects are
+// linked into the executable itself rather than loaded as libpmapi.so.
+bool OursComesFirst() {
+  void *first = dlsym(RTLD_DEFAULT, "pthread_create");
+  Dl_info first_object, our_object;
+  return first && dladdr(first, &first_object) &&
+         dladdr(reinterpret_cast<void *>(&OursComesFirst), &our_object) &&
+         first_object.dli_fbase == our_object.dli_fbase;
+}
+
 PthreadCreate RealPthreadCreate() {
-  // A sanitizer runtime linked into the executable (ASan, TSan) defines its own pthread_create
-  // as a weak alias of __interceptor_pthread_create. When libpmapi's objects are linked into
-  // that same executable (as the tests are), our strong definition wins, and RTLD_NEXT from the
-  // executable skips the runtime and reaches libc: threads would start unknown to the
-  // sanitizer (TSan then reports nonsense or crashes). Call the interceptor when there is one;
-  // it creates the thread through libc itself.
+  // A sanitizer runtime (ASan, TSan) in the executable defines pthread_create as a weak alias
+  // of __interceptor_pthread_create. When libpmapi's objects are linked into that executable
+  // (as the tests are), our strong definition replaces it and RTLD_NEXT from there reaches
+  // libc: threads would start unknown to the sanitizer. Then call the interceptor, which goes
+  // on to libc. When libpmapi.so is loaded instead, the interceptor comes first and calls us:
+  // RTLD_NEXT is right, and calling it back would recurse.
   static PthreadCreate real = [] {
-    if (&__interceptor_pthread_create) return &__interceptor_pthread_create;
+    if (&__interceptor_pthread_create && OursComesFirst()) return &__interceptor_pthread_create;
     return reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
   }();
   return real;
