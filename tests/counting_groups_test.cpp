@@ -520,4 +520,17 @@ TEST_F(Groups, MembersJoiningAndLeavingConcurrentlyKeepTheSumExact) {
   EXPECT_EQ(data.ginfo.members, 1 + kOuter + kOuter * kRounds);
 }
 
+TEST_F(Groups, AGroupThatStaysHalfTornDownIsReportedNotRetriedForever) {
+  pm_prog_t prog = Program();
+  ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
+  FakeKernel kernel;
+  kernel.FailWith(FakeKernel::Op::kRead, ECHILD);
+  ScopedKernel scoped(&kernel);
+  pm_data_t data;
+  const int rc = pm_get_data_mygroup(&data);
+  EXPECT_EQ(rc, Pmapi_KernelError);
+  EXPECT_NE(std::string(pm_strerror("", rc)).find("ECHILD"), std::string::npos);
+  EXPECT_GT(kernel.Calls(FakeKernel::Op::kRead), 1) << "retried first";
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/kernel.h"
+#include "core/timebase.h"
 
 namespace pmapi {
 namespace {
@@ -14,7 +15,9 @@ namespace {
 constexpr uint64_t kReadFormat =
     PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 
-constexpr int kEchildRetries = 1000;
+// How long a read keeps retrying ECHILD (see Read): the teardown takes
+// microseconds, but the exiting thread may be preempted on a loaded machine.
+constexpr uint64_t kEchildRetryNanos = 500'000'000;
 
 // The layout PERF_FORMAT_GROUP with both times produces.
 struct GroupReadBuffer {
@@ -90,9 +93,12 @@ Status CounterGroup::Read(GroupReading *reading) const {
   // the thread's copy of the group down one event at a time and refuses to
   // sum groups of different shapes meanwhile (ECHILD). It is over in
   // microseconds; retry rather than fail a read the caller did nothing wrong in.
-  for (int attempt = 0; n == -ECHILD && attempt < kEchildRetries; ++attempt) {
-    sched_yield();
-    n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+  if (n == -ECHILD) {
+    const uint64_t give_up = MonotonicNanos() + kEchildRetryNanos;
+    while (n == -ECHILD && MonotonicNanos() < give_up) {
+      sched_yield();
+      n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+    }
   }
   if (n == static_cast<ssize_t>(read_size_) && buffer.nr == fds_.size()) {
     for (size_t i = 0; i < fds_.size(); ++i) reading->values[i] = buffer.values[i];
