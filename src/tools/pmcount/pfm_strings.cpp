@@ -17,6 +17,7 @@ namespace pmcount {
 namespace {
 
 constexpr const char *kVariable = "PMAPI_EVENTS_DIR";
+constexpr const char *kNoCache = "PMAPI_NO_CACHE";
 constexpr int kFirstSiteId = 50000, kLastSiteId = 99999;  // events/README.md: site tables
 constexpr const char *kPrefix = "pmcount::";              // no libpfm4 PMU has this name
 
@@ -84,6 +85,10 @@ std::string PfmStrings::Prepare(const std::vector<EventSpec> &specs) {
     return "cannot create a directory for libpfm4 strings: " + std::string(strerror(errno));
   directory_ = buffer.data();
 
+  // Both variables are saved before anything can fail: Restore() puts them back.
+  const char *no_cache = getenv(kNoCache);
+  had_no_cache_ = no_cache != nullptr;
+  if (no_cache) old_no_cache_ = no_cache;
   std::set<int> used;
   const char *old = getenv(kVariable);
   had_variable_ = old != nullptr;
@@ -116,6 +121,7 @@ std::string PfmStrings::Prepare(const std::vector<EventSpec> &specs) {
     return "cannot write " + path;
   }
   setenv(kVariable, directory_.c_str(), 1);
+  setenv(kNoCache, "1", 1);
   return "";
 }
 
@@ -128,6 +134,11 @@ void PfmStrings::Restore() {
     setenv(kVariable, old_variable_.c_str(), 1);
   } else {
     unsetenv(kVariable);
+  }
+  if (had_no_cache_) {
+    setenv(kNoCache, old_no_cache_.c_str(), 1);
+  } else {
+    unsetenv(kNoCache);
   }
 }
 

@@ -8,6 +8,9 @@
 // 50000..99999 that no table of the user's uses), and the catalog encodes and probes them like
 // any table event. The user's own PMAPI_EVENTS_DIR files are linked in beside it, and the
 // variable and the directory are put back as they were once pm_initialize has read them.
+// That catalog is built from its sources (PMAPI_NO_CACHE for pm_initialize only): the cache
+// keys on the table directory, and a one-off directory would only replace the user's cached
+// catalog with one nobody asks for again.
 #pragma once
 
 #include <map>
@@ -44,6 +47,8 @@ class PfmStrings {
   std::string directory_;
   bool had_variable_ = false;
   std::string old_variable_;
+  bool had_no_cache_ = false;
+  std::string old_no_cache_;
 };
 
 }  // namespace pmcount
