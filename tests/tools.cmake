@@ -24,7 +24,7 @@ set(PMCOUNT_TEST_PREFIX ${CMAKE_CURRENT_BINARY_DIR}/tools-prefix)
 add_test(NAME tools.install
          COMMAND ${CMAKE_COMMAND} --install ${PROJECT_BINARY_DIR} --prefix ${PMCOUNT_TEST_PREFIX})
 set_tests_properties(tools.install PROPERTIES FIXTURES_SETUP tools_installed TIMEOUT 120)
-foreach(section exact exit signals system bad pmlist misc)
+foreach(section exact exit signals system bad pmlist misc unprivileged)
   add_test(NAME tools.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/installed_tools.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)

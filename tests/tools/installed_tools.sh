@@ -288,10 +288,71 @@ misc)
     "$pmcount" -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr"
     check "msr/tsc counts with user+kernel" test "$(csv_count msr/tsc <"$work/msr")" -gt 0
   fi
+  # A group by id; JSON intervals, one object per line.
+  "$pmcount" -g 100 -x, -- "$workload" getppid 1 2>"$work/group100"
+  check "-g 100 is pm_sw_basic" grep -q ",CPUs_utilized$" "$work/group100"
+  "$pmcount" -I 100 --json -e task-clock -- "$workload" spin 250 2>"$work/interval.json"
+  check "-I --json: interval objects, then the totals" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+ok = len(objs) >= 3 and all(o.get("interval") for o in objs[:-1]) and "command" in objs[-1]
+sys.exit(0 if ok else 1)' "$work/interval.json"
+  # -a without a command stops at SIGINT and still prints.
+  if [[ $(id -u) == 0 ]]; then
+    "$pmcount" -a -x, -o "$work/all" -e task-clock &
+    pid=$!
+    sleep 0.3
+    kill -INT $pid
+    set +e
+    wait $pid
+    status=$?
+    set -e
+    check "-a until SIGINT: exit 0" test $status = 0
+    check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+,ns,task-clock,' "$work/all"
+  fi
+  # Under strace -f tracing is refused: the child stops itself before exec instead.
+  if command -v strace >/dev/null; then
+    n=$(random_n)
+    strace -f -o /dev/null "$pmcount" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/strace"
+    check "under strace -f: still exactly $n" test "$(csv_count $ev <"$work/strace")" = "$n"
+  fi
+  # The command sees the environment pmcount was given, whatever pmcount did for pm_initialize.
+  PMAPI_EVENTS_DIR=/nonexistent "$pmcount" -o "$work/env.counts" \
+    -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- \
+    sh -c 'echo "${PMAPI_EVENTS_DIR-unset} ${PMAPI_NO_CACHE-unset}"' >"$work/env"
+  check "the command's PMAPI_EVENTS_DIR and PMAPI_NO_CACHE as given" \
+    test "$(cat "$work/env")" = "/nonexistent unset"
   # A libpfm4 string with attributes is accepted (counted or <not supported> here).
   "$pmcount" -x, -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- true 2>"$work/pfm"
   check "libpfm4 string with attributes accepted" \
     grep -Eq '^([0-9]+|<not supported>),,perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS,' "$work/pfm"
+  ;;
+
+unprivileged)
+  # perf_event_paranoid 2 lets a user count their own processes in user mode only.
+  if [[ $(id -u) != 0 ]] || ! command -v setpriv >/dev/null; then
+    echo "SKIP: needs root and setpriv to drop to nobody"
+    exit 0
+  fi
+  paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+  if ((paranoid < 2)); then echo "SKIP: perf_event_paranoid is $paranoid"; exit 0; fi
+  chmod 755 "$work"
+  cp "$workload" "$work/workload"
+  as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+  set +e
+  as_nobody "$pmcount" -x, -e task-clock,page-faults -- "$work/workload" getppid 10 \
+    2>"$work/user"
+  check "nobody: counts its own command" test $? = 0
+  check "nobody: a note that only user mode is counted" \
+    grep -q "note: counting user mode only: kernel.perf_event_paranoid is $paranoid" "$work/user"
+  check "nobody: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/user"
+  as_nobody "$pmcount" -a -e task-clock -t 0.1 2>"$work/all"
+  check "nobody: -a refused (125)" test $? = 125
+  check "nobody: -a says why" grep -q "lack of privilege" "$work/all"
+  as_nobody "$pmcount" -k -e task-clock -- "$work/workload" getppid 1 2>"$work/kernel"
+  check "nobody: -k refused (125)" test $? = 125
+  check "nobody: -k prints no counts" test "$(wc -l <"$work/kernel")" = 1
+  set -e
   ;;
 
 *)
