@@ -287,6 +287,11 @@ misc)
   if "$pmlist" --source sysfs | grep -q "msr/tsc"; then
     "$pmcount" -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr"
     check "msr/tsc counts with user+kernel" test "$(csv_count msr/tsc <"$work/msr")" -gt 0
+    # With -u the kernel refuses msr/tsc: the program fails as a whole, pmcount tries each
+    # event alone and counts the others.
+    "$pmcount" -u -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr-u"
+    check "-u: msr/tsc <not supported>" grep -q '^<not supported>,,msr/tsc,' "$work/msr-u"
+    check "-u: task-clock still counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/msr-u"
   fi
   # A group by id; JSON intervals, one object per line.
   "$pmcount" -g 100 -x, -- "$workload" getppid 1 2>"$work/group100"

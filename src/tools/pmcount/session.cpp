@@ -249,8 +249,14 @@ int RunSession(const Setup &setup, Report *report, Printer *printer, Output *out
     final_snapshot.rows = MeanOfRuns(run_rows);
     final_snapshot.span_ns = static_cast<uint64_t>(report->elapsed_ns);
     for (Row &row : final_snapshot.rows) ComputeMetrics(setup, final_snapshot.span_ns, &row);
-    if (options.stats) {
-      final_snapshot.stats = MakeSnapshot(setup, plan, run_samples.back(), 0).stats;
+    if (options.stats) {  // across CPUs, of each CPU's mean over the runs
+      std::vector<std::vector<Row>> per_cpu_runs;
+      const std::vector<CpuPlace> &places = setup.places;
+      for (const std::vector<Sample> &samples : run_samples) {
+        per_cpu_runs.push_back(
+            BuildRows(samples, places, Aggregation::kPerCpu, plan.counter_of_event));
+      }
+      final_snapshot.stats = CrossCpuStats(MeanOfRuns(per_cpu_runs), plan.counter_of_event.size());
     }
   }
   if (!output->Write(printer->Final(*report, final_snapshot))) {

@@ -42,10 +42,16 @@ std::string EventTable(const std::vector<EventRow> &rows, bool verbose) {
 }
 
 std::string GroupTable(const std::vector<GroupRow> &rows, bool verbose) {
-  std::string out;
+  size_t name_width = 4, status_width = 6;
   for (const GroupRow &row : rows) {
-    out += PadLeft(std::to_string(row.id), 5) + "  " + row.name + "  " + row.status + "  " +
-           row.long_name + "\n";
+    name_width = std::max(name_width, row.name.size());
+    status_width = std::max(status_width, row.status.size());
+  }
+  std::string out = PadLeft("ID", 5) + "  " + PadRight("NAME", name_width) + "  " +
+                    PadRight("STATUS", status_width) + "  LONG NAME\n";
+  for (const GroupRow &row : rows) {
+    out += PadLeft(std::to_string(row.id), 5) + "  " + PadRight(row.name, name_width) + "  " +
+           PadRight(row.status, status_width) + "  " + row.long_name + "\n";
     if (verbose || !row.description.empty()) out += "       " + row.description + "\n";
     std::string members;
     for (size_t m = 0; m < row.members.size(); ++m) {
