@@ -96,6 +96,18 @@ TEST(PmcountPrinters, HumanTableAlignsAndSeparatesThousands) {
   EXPECT_NE(column, std::string::npos);
 }
 
+TEST(PmcountPrinters, HumanIntervalsKeepTimeAndCpuApart) {
+  Report report = TwoEvents();
+  report.system_wide = true;
+  report.aggregation = Aggregation::kPerCpu;
+  Snapshot snapshot = OneRow(7);
+  snapshot.interval = true;
+  snapshot.since_start_ns = 100000000;
+  snapshot.rows[0].label = "CPU1";
+  const std::string text = MakeHumanPrinter()->Interval(report, snapshot);
+  EXPECT_EQ(text.find("         0.100000000 CPU1 "), 0u) << text;
+}
+
 TEST(PmcountPrinters, HumanShowsTheRunningShareOnlyWhenMultiplexed) {
   Snapshot snapshot = OneRow(10);
   EXPECT_EQ(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("% counted"), std::string::npos);

@@ -187,11 +187,11 @@ class HumanPrinter : public Printer {
  public:
   std::string BeginIntervals(const Report &report) override {
     notes_done_ = true;
-    return Notes(report) + "#" + PadLeft("time", 19) + "  counts\n";
+    return Notes(report) + "#" + PadLeft("time", 19) + "   counts\n";
   }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
-    const std::string stamp = PadLeft(tools::SecondsFromNs(snapshot.since_start_ns), 20);
+    const std::string stamp = PadLeft(tools::SecondsFromNs(snapshot.since_start_ns), 20) + " ";
     const Widths widths = Measure(report, snapshot);
     return CountLines(report, snapshot, widths, stamp) +
            MetricLines(report, snapshot, widths, stamp);
