@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gtest/gtest.h>
+
 #include "support/counting.h"
 
 namespace pmapi_test {
@@ -35,9 +37,37 @@ inline ProcessFootprint MeasureFootprint() {
   return footprint;
 }
 
+// Under ASan or TSan resident memory says nothing about leaks: ASan holds freed blocks in its
+// quarantine (256 MiB by default) and both keep shadow memory. There the RSS check is left out
+// (the test says so in its output) and LeakSanitizer, which runs at exit under ASan, does the
+// job instead.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kRssMeaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kRssMeaningful = false;
+#else
+constexpr bool kRssMeaningful = true;
+#endif
+#else
+constexpr bool kRssMeaningful = true;
+#endif
+
 // Growth allowed in resident memory after the stress: malloc keeps freed memory in its arenas
 // and the kernel may not have reclaimed every page. A leak of one small object per cycle
 // (64 bytes x 64,000 cycles = 4 MiB) is above it.
 constexpr long kRssToleranceKiB = 3 * 1024;
+
+// Checks resident memory against the baseline, or says why it cannot.
+inline void ExpectRssBackAtBaseline(const ProcessFootprint &before, const ProcessFootprint &after,
+                                    long tolerance_kib) {
+  if (kRssMeaningful) {
+    EXPECT_LE(after.rss_kib, before.rss_kib + tolerance_kib) << "VmRSS grew: a leak?";
+  } else {
+    printf(
+        "VmRSS not checked: a sanitizer's allocator keeps freed memory (LeakSanitizer checks "
+        "leaks at exit instead)\n");
+  }
+}
 
 }  // namespace pmapi_test

@@ -46,7 +46,7 @@ TEST(StressSystem, SetReadDeleteAThousandTimes) {
          after.perf_descriptors, before.rss_kib, after.rss_kib);
   EXPECT_EQ(after.descriptors, before.descriptors);
   EXPECT_EQ(after.perf_descriptors, 0);
-  EXPECT_LE(after.rss_kib, before.rss_kib + kRssToleranceKiB);
+  ExpectRssBackAtBaseline(before, after, kRssToleranceKiB);
 }
 
 }  // namespace
