@@ -25,6 +25,8 @@ ROWS = [
      None, RAW_TARGET),
     ("group read vs the same descriptors by hand", "BM_GroupRead_Pmapi",
      "BM_GroupRead_RawSameDescriptors", None, RAW_TARGET),
+    ("cold init, no cache (first process of a boot)", "BM_ColdInit_PmapiNoCache", None,
+     "BM_ColdInit_Papi", None),
     ("cold init (pm_initialize vs PAPI_library_init)", "BM_ColdInit_Pmapi", None, "BM_ColdInit_Papi",
      None),
 ]
