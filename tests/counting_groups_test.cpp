@@ -1,6 +1,7 @@
 // Counting groups (_mygroup, _group, _pgroup): threads and processes whose
 // counts accumulate together (§1.4, §1.5), checked exactly with the getppid
 // tracepoint: N calls, N counts.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/fork_counter.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
 
@@ -531,6 +533,22 @@ TEST_F(Groups, AGroupThatStaysHalfTornDownIsReportedNotRetriedForever) {
   EXPECT_EQ(rc, Pmapi_KernelError);
   EXPECT_NE(std::string(pm_strerror("", rc)).find("ECHILD"), std::string::npos);
   EXPECT_GT(kernel.Calls(FakeKernel::Op::kRead), 1) << "retried first";
+}
+
+TEST_F(Groups, TheForkTracepointAnchorIsOpenedOncePerProcess) {
+  pm_prog_t prog = Program();
+  ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
+  ASSERT_EQ(pm_delete_program_mygroup(), 0);
+  const int anchor = pmapi::ForkCounterAnchorFd();
+  ASSERT_GE(anchor, 0) << "as root with tracefs, the first group opens it";
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
+    ASSERT_EQ(pm_delete_program_mygroup(), 0);
+  }
+  EXPECT_EQ(pmapi::ForkCounterAnchorFd(), anchor) << "the same one descriptor";
+  EXPECT_EQ(fcntl(anchor, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC) << "programs exec'd do not inherit it";
+  EXPECT_EQ(InChild([&] { _exit(pmapi::ForkCounterAnchorFd() == -1 ? 0 : 1); }), 0)
+      << "a forked child closes its copy";
 }
 
 }  // namespace

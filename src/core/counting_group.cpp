@@ -1,11 +1,11 @@
 #include "core/counting_group.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <utility>
 
+#include "core/fork_counter.h"
 #include "core/kernel.h"
 #include "core/registry.h"
 
@@ -13,28 +13,6 @@ namespace pmapi {
 namespace {
 
 constexpr const char kForkTracepoint[] = "sched:sched_process_fork";
-
-// The tracepoint that fires in a task each time it creates a thread or a
-// process: with inherit, its count over the group is the number of members
-// that joined. Unavailable without tracefs access (unprivileged users).
-bool ForkCounterAttr(perf_event_attr *attr) {
-  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    std::string id;
-    if (CurrentKernel().ReadFile(std::string(root) + "/events/sched/sched_process_fork/id", &id) <
-        0) {
-      continue;
-    }
-    char *end = nullptr;
-    const unsigned long long config = strtoull(id.c_str(), &end, 10);
-    if (end == id.c_str()) return false;
-    memset(attr, 0, sizeof *attr);
-    attr->size = sizeof *attr;
-    attr->type = PERF_TYPE_TRACEPOINT;
-    attr->config = config;
-    return true;
-  }
-  return false;
-}
 
 void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
   for (size_t i = 0; i < n; ++i) from[i] += amount.values[i];
@@ -52,6 +30,7 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
   // access) still counts the client's events, and members are counted here.
   perf_event_attr fork_attr;
   if (program.inherit_to_new_threads() && ForkCounterAttr(&fork_attr)) {
+    AnchorForkCounter(fork_attr);
     Status status = Context::Create(program.WithLibraryEvent(kForkTracepoint, fork_attr), roots,
                                     start, &group->roots_);
     if (status.ok()) group->fork_counter_ = static_cast<int>(program.events().size());

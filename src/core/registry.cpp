@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/counting_group.h"
+#include "core/fork_counter.h"
 
 namespace pmapi {
 
@@ -188,6 +189,7 @@ void Registry::AfterForkInChild() {
     }
   };
   for (CountingGroup *group : state.groups) group->ReleaseInChild();
+  DropForkCounterAnchorInChild();
   std::vector<std::unique_ptr<Context>> doomed;
   for (Context *context : state.thread_contexts) {
     close_all(context);

@@ -36,7 +36,9 @@ int InChild(Body body);
 // Drops to the unprivileged user `nobody`; returns false if impossible.
 bool DropToNobody();
 
-// The number of perf_event descriptors open in this process.
+// The number of perf_event descriptors open in this process, less the one
+// libpmapi keeps for the life of the process once a counting group was
+// created (see src/core/fork_counter.h).
 int CountPerfDescriptors();
 
 }  // namespace pmapi_test

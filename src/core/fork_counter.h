@@ -1,0 +1,30 @@
+// The sched:sched_process_fork tracepoint, with which a counting group has
+// the kernel count its members (every thread or process created in it).
+//
+// Closing the last perf event of a tracepoint makes the kernel unregister it
+// and wait for an RCU grace period: 25-45 ms on the development VM, paid by
+// every pm_delete_program_*group. So the first group opens one more event on
+// the tracepoint, disabled and never read, and keeps it for the life of the
+// process: later deletes close their events without that wait. The process
+// pays it once, at exit.
+#pragma once
+
+#include <linux/perf_event.h>
+
+namespace pmapi {
+
+// The tracepoint's attributes, or false without tracefs access
+// (unprivileged users, tracefs not mounted).
+bool ForkCounterAttr(perf_event_attr *attr);
+
+// Opens the process's anchor event on the tracepoint, once. A failure only
+// means deletes will wait.
+void AnchorForkCounter(const perf_event_attr &attr);
+
+// The anchor's descriptor, or -1: not a leak, tests leave it out of counts.
+int ForkCounterAnchorFd();
+
+// After fork, in the child: closes the copy directly (see registry.cpp).
+void DropForkCounterAnchorInChild();
+
+}  // namespace pmapi
