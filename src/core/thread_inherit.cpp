@@ -20,6 +20,8 @@
 // The sanitizer runtimes' pthread_create (see RealPthreadCreate); null without one.
 extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *),
                                             void *) __attribute__((weak));
+// ThreadSanitizer's runtime; null without it.
+extern "C" void __tsan_init() __attribute__((weak));
 
 namespace pmapi {
 
@@ -56,6 +58,15 @@ PthreadCreate RealPthreadCreate() {
   return real;
 }
 
+// Whether the new thread may run our start routine first. Not when libpmapi.so sits below
+// ThreadSanitizer's interceptor: the routine we are handed is TSan's own thread start, and our
+// (instrumented) trampoline would run before TSan has set the thread up, and crash. Such a
+// program's new threads start without an inherited context (docs/reliability.md).
+bool TrampolineAllowed() {
+  static const bool allowed = !(&__tsan_init && !OursComesFirst());
+  return allowed;
+}
+
 struct InheritedStart {
   void *(*routine)(void *);
   void *arg;
@@ -88,7 +99,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t *
   PthreadCreate real = RealPthreadCreate();
   const Context *creator = t_my_context;
   if (!creator || !creator->program().inherit_to_new_threads() ||
-      (creator->group() && creator->group()->revoked())) {
+      (creator->group() && creator->group()->revoked()) || !TrampolineAllowed()) {
     return real(thread, attr, routine, arg);
   }
   auto *start = new (std::nothrow)
