@@ -551,4 +551,18 @@ TEST_F(Groups, TheForkTracepointAnchorIsOpenedOncePerProcess) {
       << "a forked child closes its copy";
 }
 
+TEST_F(Groups, PmapiNoForkCounterCountsMembersInTheLibraryWithoutATracepoint) {
+  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
+  pm_prog_t prog = Program();
+  const int rc = pm_set_program_mygroup(&prog);
+  unsetenv("PMAPI_NO_FORK_COUNTER");
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(pmapi::ForkCounterAnchorFd(), -1) << "no tracepoint was opened";
+  EXPECT_EQ(CountPerfDescriptors(), baseline_fds_ + 2) << "the group's event and the caller's";
+  std::thread([] { CallGetppid(4); }).join();
+  pm_data_t data = GroupData();
+  EXPECT_EQ(data.accu[0], 4);
+  EXPECT_EQ(data.ginfo.members, 2);
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 #include "core/counting_group.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,10 @@ namespace pmapi {
 namespace {
 
 constexpr const char kForkTracepoint[] = "sched:sched_process_fork";
+
+// Set (to anything) by a client that never reads ginfo.members and would
+// rather not have the kernel register a tracepoint for it (pmcount).
+constexpr const char kNoForkCounterVariable[] = "PMAPI_NO_FORK_COUNTER";
 
 void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
   for (size_t i = 0; i < n; ++i) from[i] += amount.values[i];
@@ -29,7 +34,8 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
   // With the fork counter first; a kernel that refuses it (no tracefs
   // access) still counts the client's events, and members are counted here.
   perf_event_attr fork_attr;
-  if (program.inherit_to_new_threads() && ForkCounterAttr(&fork_attr)) {
+  if (program.inherit_to_new_threads() && !getenv(kNoForkCounterVariable) &&
+      ForkCounterAttr(&fork_attr)) {
     AnchorForkCounter(fork_attr);
     Status status = Context::Create(program.WithLibraryEvent(kForkTracepoint, fork_attr), roots,
                                     start, &group->roots_);

@@ -1,5 +1,7 @@
 #include "counting.h"
 
+#include <stdlib.h>
+
 #include <memory>
 
 namespace pmcount {
@@ -78,6 +80,10 @@ class SystemCounting : public Counting {
 int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out) {
   pm_prog_t program = prog;
   program.mode.w |= PM_COUNT;
+  // pmcount never prints ginfo.members: spare the kernel the tracepoint that
+  // counts them (registering and unregistering it costs more than `true` runs).
+  // Only this process sees the variable; the command was forked before.
+  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
   const int rc = pm_set_program_group(pid, pid, &program);
   if (rc == 0) out->reset(new CommandCounting(pid));
   return rc;

@@ -8,7 +8,6 @@
 
 #include <memory>
 
-#include "background_release.h"
 #include "command.h"
 #include "counting.h"
 #include "program_plan.h"
@@ -147,8 +146,6 @@ class Runner {
     if (options_.interval_ms && end > last_tick_) Tick();  // the last, partial interval
     result->samples = Read();
     if (counting_) {
-      BackgroundRelease release;  // see background_release.h: the close need not be waited for
-      release.Begin();
       counting_->Delete();
     }
     result->elapsed_ns = end - start;
