@@ -552,17 +552,58 @@ TEST_F(Groups, TheForkTracepointAnchorIsOpenedOncePerProcess) {
 }
 
 TEST_F(Groups, PmapiNoForkCounterCountsMembersInTheLibraryWithoutATracepoint) {
+  const int anchor_before = pmapi::ForkCounterAnchorFd();  // -1 unless an earlier test made one
   setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
   pm_prog_t prog = Program();
   const int rc = pm_set_program_mygroup(&prog);
   unsetenv("PMAPI_NO_FORK_COUNTER");
   ASSERT_EQ(rc, 0);
-  EXPECT_EQ(pmapi::ForkCounterAnchorFd(), -1) << "no tracepoint was opened";
+  EXPECT_EQ(pmapi::ForkCounterAnchorFd(), anchor_before) << "no tracepoint was opened";
   EXPECT_EQ(CountPerfDescriptors(), baseline_fds_ + 2) << "the group's event and the caller's";
   std::thread([] { CallGetppid(4); }).join();
   pm_data_t data = GroupData();
   EXPECT_EQ(data.accu[0], 4);
   EXPECT_EQ(data.ginfo.members, 2);
+}
+
+TEST_F(Groups, ProcessLevelRefusalsNameTheirCause) {
+  pm_prog_t prog = Program(PM_PROCESS);
+  {
+    FakeKernel kernel;
+    kernel.FailWith(FakeKernel::Op::kListDirectory, EMFILE, "/proc/self/task");
+    ScopedKernel scoped(&kernel);
+    EXPECT_EQ(pm_set_program_mygroup(&prog), Pmapi_TooManyFiles);
+    EXPECT_NE(std::string(pm_strerror("", Pmapi_TooManyFiles)).find("/proc/self/task"),
+              std::string::npos);
+  }
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_mygroup(&data), Pmapi_NoSetProg) << "nothing half-built";
+
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  pid_t child = WaitingChild(go[0], [] {});
+  ASSERT_GT(child, 0);
+  {
+    FakeKernel kernel;  // the process vanishes between the checks
+    kernel.FailWith(FakeKernel::Op::kListDirectory, ENOENT, "/proc/" + std::to_string(child));
+    ScopedKernel scoped(&kernel);
+    EXPECT_EQ(pm_set_program_group(child, child, &prog), Pmapi_NoSuchThread);
+    EXPECT_NE(std::string(pm_strerror("", Pmapi_NoSuchThread)).find("does not exist"),
+              std::string::npos);
+  }
+  pm_prog_t plain = Program();
+  ASSERT_EQ(pm_set_program_thread(child, child, &plain), 0);
+  EXPECT_EQ(pm_set_program_pgroup(child, child, 0, &prog), Pmapi_ProgExists);
+  EXPECT_NE(std::string(pm_strerror("", Pmapi_ProgExists)).find("already programmed"),
+            std::string::npos);
+  EXPECT_EQ(pm_get_data_group(child, child, &data), Pmapi_NoSetProg);
+  EXPECT_NE(std::string(pm_strerror("", Pmapi_NoSetProg)).find("not in a counting group"),
+            std::string::npos);
+  EXPECT_EQ(pm_delete_program_thread(child, child), 0);
+  ASSERT_EQ(write(go[1], "g", 1), 1);
+  EXPECT_EQ(ExitStatus(child), 0);
+  close(go[0]);
+  close(go[1]);
 }
 
 }  // namespace

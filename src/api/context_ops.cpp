@@ -40,6 +40,10 @@ Context *MyContext() {
   return mine;
 }
 
+int NullArgument(const char *name) {
+  return Report(Pmapi_InvalidArg, std::string(name) + " is NULL");
+}
+
 int NoProgram(const char *family) {
   return Report(Pmapi_NoSetProg, std::string("no ") + family + " program is set");
 }

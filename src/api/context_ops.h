@@ -38,6 +38,9 @@ Context *MyContext();
 // Fills `stamp` with the time now, as pm_tstart*/pm_tstop* return it.
 void StampNow(timebasestruct_t *stamp);
 
+// Pmapi_InvalidArg for a NULL pointer argument, named.
+int NullArgument(const char *name);
+
 // The family-level failure for a missing context, naming the family.
 int NoProgram(const char *family);
 

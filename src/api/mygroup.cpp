@@ -60,8 +60,6 @@ int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
   return group ? ReadGroup(group, data, time, times) : rc;
 }
 
-int NullTime() { return Report(Pmapi_InvalidArg, "time is NULL"); }
-
 }  // namespace
 
 extern "C" {
@@ -100,7 +98,7 @@ int pm_start_mygroup(void) {
 }
 
 int pm_tstart_mygroup(timebasestruct_t *time) {
-  if (!time) return NullTime();
+  if (!time) return NullArgument("time");
   int rc = pm_start_mygroup();
   if (rc == 0) StampNow(time);
   return rc;
@@ -113,7 +111,7 @@ int pm_stop_mygroup(void) {
 }
 
 int pm_tstop_mygroup(timebasestruct_t *time) {
-  if (!time) return NullTime();
+  if (!time) return NullArgument("time");
   int rc = pm_stop_mygroup();
   if (rc == 0) StampNow(time);
   return rc;
@@ -128,11 +126,11 @@ int pm_reset_data_mygroup(void) {
 int pm_get_data_mygroup(pm_data_t *data) { return Read(data, nullptr, nullptr); }
 
 int pm_get_tdata_mygroup(pm_data_t *data, timebasestruct_t *time) {
-  return time ? Read(data, time, nullptr) : NullTime();
+  return time ? Read(data, time, nullptr) : NullArgument("time");
 }
 
 int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
-  return times ? Read(data, nullptr, times) : Report(Pmapi_InvalidArg, "times is NULL");
+  return times ? Read(data, nullptr, times) : NullArgument("times");
 }
 
 }  // extern "C"

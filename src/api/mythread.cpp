@@ -47,7 +47,7 @@ int pm_start_mythread(void) {
 }
 
 int pm_tstart_mythread(timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  if (!time) return NullArgument("time");
   Context *mine = MyContext();
   if (!mine) return NoProgram(kFamily);
   return StartContext(mine, time);
@@ -60,7 +60,7 @@ int pm_stop_mythread(void) {
 }
 
 int pm_tstop_mythread(timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  if (!time) return NullArgument("time");
   Context *mine = MyContext();
   if (!mine) return NoProgram(kFamily);
   return StopContext(mine, time);
@@ -79,14 +79,14 @@ int pm_get_data_mythread(pm_data_t *data) {
 }
 
 int pm_get_tdata_mythread(pm_data_t *data, timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+  if (!time) return NullArgument("time");
   Context *mine = MyContext();
   if (!mine) return NoProgram(kFamily);
   return ReadContext(mine, 0, data, time, nullptr);
 }
 
 int pm_get_Tdata_mythread(pm_data_t *data, pm_accu_time_t *times) {
-  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+  if (!times) return NullArgument("times");
   Context *mine = MyContext();
   if (!mine) return NoProgram(kFamily);
   return ReadContext(mine, 0, data, nullptr, times);

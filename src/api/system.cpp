@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "api/context_ops.h"
+#include "api/targets.h"
 #include "core/enabled_clock.h"
 #include "core/kernel.h"
 #include "core/last_error.h"
@@ -24,16 +25,9 @@ Status SystemTargets(bool proctree, std::vector<GroupTarget> *targets) {
   if (proctree) {
     // The calling process's threads that exist now; `inherit` adds every
     // thread and process they create afterwards.
-    std::vector<std::string> tasks;
-    int rc = CurrentKernel().ListDirectory("/proc/self/task", &tasks);
-    if (rc < 0) return StatusFromFileErrno(-rc, "cannot list /proc/self/task");
-    for (const std::string &task : tasks) {
-      GroupTarget target;
-      target.pid = std::stoi(task);
-      target.inherit = true;
-      target.description = "thread " + task + " of this process tree";
-      targets->push_back(target);
-    }
+    Status status = ProcessThreads(getpid(), gettid(), targets);
+    if (!status.ok()) return status;
+    for (GroupTarget &target : *targets) target.inherit = true;
     return Status::Ok();
   }
   // The kernel's online list, read at every set (a CPU may have come or gone

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -45,12 +46,15 @@ GroupTarget ThreadTarget(pid_t pid, pid_t tid) {
 
 Status ProcessThreads(pid_t pid, pid_t first_tid, std::vector<GroupTarget> *threads) {
   std::vector<std::string> names;
-  const std::string path = "/proc/" + std::to_string(pid) + "/task";
-  int rc = CurrentKernel().ListDirectory(path, &names);
-  if (rc < 0) {
-    return Status(Pmapi_NoSuchThread,
-                  "cannot list the threads of process " + std::to_string(pid) + " in " + path);
+  const bool self = pid == getpid();
+  const std::string path = self ? "/proc/self/task" : "/proc/" + std::to_string(pid) + "/task";
+  const int rc = CurrentKernel().ListDirectory(path, &names);
+  // The calling process exists: a missing listing of it is a /proc problem.
+  if (!self && (rc == -ENOENT || rc == -ESRCH)) {
+    return Status(Pmapi_NoSuchThread, "process " + std::to_string(pid) + " does not exist");
   }
+  // Anything else (out of descriptors, say) says nothing about the process.
+  if (rc < 0) return StatusFromFileErrno(-rc, "cannot list " + path);
   threads->assign(1, ThreadTarget(pid, first_tid));
   for (const std::string &name : names) {
     char *end = nullptr;
