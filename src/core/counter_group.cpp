@@ -77,7 +77,11 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
 
 Status CounterGroup::Control(unsigned long request, const char *what) const {
   if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
-  int rc = CurrentKernel().Ioctl(fds_[0], request, PERF_IOC_FLAG_GROUP);
+  // The leader alone gates the group: the members were opened enabled, so they
+  // count exactly while the leader does. Toggling every member as well
+  // (PERF_IOC_FLAG_GROUP) leaves a tracepoint member off after a disable and
+  // re-enable under a leader of another kind, losing its later counts.
+  int rc = CurrentKernel().Ioctl(fds_[0], request, 0);
   if (rc < 0) return StatusFromErrno(-rc, std::string(what) + " the counters on " + description_);
   return Status::Ok();
 }
