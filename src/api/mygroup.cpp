@@ -47,7 +47,7 @@ Status CreateMyGroup(const pm_prog_t *prog) {
   }
   std::shared_ptr<CountingGroup> group;
   const bool start = prog->mode.b.count;
-  status = CountingGroup::Create(program, roots, static_cast<int>(roots.size()), start, &group);
+  status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   status = CreateMyThreadContext(std::move(program), start, group);
   if (!status.ok()) group->Delete();

@@ -37,7 +37,7 @@ Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
   }
   const bool start = prog->mode.b.count;
   std::shared_ptr<CountingGroup> group;
-  status = CountingGroup::Create(program, roots, static_cast<int>(roots.size()), start, &group);
+  status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   std::unique_ptr<Context> own;
   status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, false, &own);

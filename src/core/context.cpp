@@ -13,14 +13,18 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
                        std::unique_ptr<Context> *out) {
   std::unique_ptr<Context> context(new Context);
   context->program_ = std::move(program);
-  context->targets_ = targets;
-  context->groups_.resize(targets.size());
-  context->baselines_.resize(targets.size());
-  for (size_t i = 0; i < targets.size(); ++i) {
+  context->targets_.reserve(targets.size());
+  context->groups_.reserve(targets.size());
+  for (const GroupTarget &target : targets) {
+    CounterGroup group;
     // A failure destroys `context`, whose groups close what they opened.
-    Status status = context->groups_[i].Open(context->program_, targets[i]);
+    Status status = group.Open(context->program_, target);
+    if (status.code() == Pmapi_NoSuchThread && target.may_vanish) continue;
     if (!status.ok()) return status;
+    context->targets_.push_back(target);
+    context->groups_.push_back(std::move(group));
   }
+  context->baselines_.resize(context->groups_.size());
   if (start) {
     Status status = context->Start();
     if (!status.ok()) return status;
