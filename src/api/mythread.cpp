@@ -35,7 +35,13 @@ int pm_get_program_mythread(pm_prog_t *prog) {
 }
 
 int pm_delete_program_mythread(void) {
-  if (!MyContext()) return NoProgram(kFamily);
+  Context *mine = MyContext();
+  if (!mine) return NoProgram(kFamily);
+  if (mine->group_root()) {
+    return Report(Pmapi_GroupMember,
+                  "this thread created its counting group; pm_delete_program_mygroup deletes "
+                  "the group together with this context");
+  }
   DeleteContext(Registry::Get().TakeMyThread());
   return 0;
 }

@@ -52,7 +52,13 @@ int WithTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
 }
 
 int Delete(pid_t pid, tid_t tid, ptid_t ptid) {
-  return WithTarget(pid, tid, ptid, [&](Context *) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) {
+    if (c->group_root()) {
+      return Report(Pmapi_GroupMember,
+                    "thread " + std::to_string(tid) + " of process " + std::to_string(pid) +
+                        " is the target of a counting group; pm_delete_program_group deletes "
+                        "the group together with this context");
+    }
     DeleteContext(Registry::Get().TakeTarget(pid, tid));
     return 0;
   });

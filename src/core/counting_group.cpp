@@ -55,7 +55,7 @@ CountingGroup::~CountingGroup() { Registry::Get().RemoveGroup(this); }
 Status CountingGroup::Join(Context *member, bool own_counting, Joining joining) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted meanwhile");
-  member->set_group(shared_from_this());
+  member->set_group(shared_from_this(), joining == Joining::kRoot);
   members_.insert(member);
   if (joining == Joining::kNewThread) ++joined_;
   Status status = member->SetGate(roots_->counting());
