@@ -1,6 +1,5 @@
 #include "core/context.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <utility>
@@ -134,12 +133,15 @@ Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const 
 }
 
 Status MultiplexedStatus(const CountTimes &times) {
-  char share[32];
-  snprintf(share, sizeof share, "%.1f%%",
-           times.enabled ? 100.0 * times.running / times.enabled : 0.0);
-  return Status(Pmapi_Multiplexed, std::string("the kernel counted the events only ") + share +
-                                       " of the time they were enabled; the counts are not "
-                                       "scaled");
+  // In tenths of a percent, formatted by hand: this is a read's result, and reads stay
+  // allocation-free (and printf-free) for signal handlers.
+  const unsigned long long permille =
+      times.enabled ? static_cast<unsigned long long>(1000.0 * times.running / times.enabled + 0.5)
+                    : 0;
+  return Status(Pmapi_Multiplexed,
+                {"the kernel counted the events only ", Decimal(permille / 10).c_str(), ".",
+                 Decimal(permille % 10).c_str(),
+                 "% of the time they were enabled; the counts are not scaled"});
 }
 
 }  // namespace pmapi

@@ -25,8 +25,8 @@ void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
 
 }  // namespace
 
-Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> roots,
-                             bool start, std::shared_ptr<CountingGroup> *out) {
+Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> roots, bool start,
+                             std::shared_ptr<CountingGroup> *out) {
   std::shared_ptr<CountingGroup> group(new CountingGroup);
   group->program_ = program;
   for (GroupTarget &root : roots) root.inherit = program.inherit_to_new_threads();
