@@ -94,8 +94,13 @@ std::string PfmStrings::Prepare(const std::vector<EventSpec> &specs) {
   had_variable_ = old != nullptr;
   if (old) old_variable_ = old;
   if (old && *old) {
-    for (const std::string &file : TableFiles(old)) {
-      const std::string source = old_variable_ + "/" + file;
+    // The links live in the scratch directory, so a relative target would be resolved against
+    // it, not against the directory the user named: link to the absolute path.
+    char *absolute = realpath(old, nullptr);
+    const std::string user_directory = absolute ? absolute : old_variable_;
+    free(absolute);
+    for (const std::string &file : TableFiles(user_directory)) {
+      const std::string source = user_directory + "/" + file;
       CollectIds(source, &used);
       if (symlink(source.c_str(), (directory_ + "/" + file).c_str()) != 0) {
         Restore();
