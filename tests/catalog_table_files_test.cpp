@@ -3,6 +3,7 @@
 // Pmapi_BadCatalog naming the file (and line), and never hangs, aborts or overflows the stack.
 // Every load runs in a forked child under alarm(), so that a regression fails instead of
 // hanging the suite.
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -40,7 +41,17 @@ struct ChildOutcome {
   std::string detail;
 };
 
-// Runs `body` in a forked child that is killed after kChildSeconds.
+int CountDescriptors() {
+  int count = 0;
+  if (DIR *dir = opendir("/proc/self/fd")) {
+    while (readdir(dir)) ++count;
+    closedir(dir);
+  }
+  return count;
+}
+
+// Runs `body` in a forked child that is killed after kChildSeconds. A body that leaves a
+// descriptor open returns code -2 instead of its own.
 ChildOutcome InChild(const std::function<Status()> &body) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return {};
@@ -48,7 +59,9 @@ ChildOutcome InChild(const std::function<Status()> &body) {
   if (pid == 0) {
     close(pipe_fds[0]);
     alarm(kChildSeconds);
+    int descriptors = CountDescriptors();
     Status status = body();
+    if (CountDescriptors() != descriptors) status = Status(-2, "a descriptor leaked");
     std::string message = std::to_string(status.code()) + "\n" + status.detail();
     ssize_t written = write(pipe_fds[1], message.data(), message.size());
     _exit(written == static_cast<ssize_t>(message.size()) ? 0 : 1);
