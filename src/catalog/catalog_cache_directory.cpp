@@ -70,9 +70,10 @@ bool CacheDirectory::Open(const std::string &dir, bool create) {
     const bool last = i + 1 == parts.size();
     int next = openat(fd, parts[i].c_str(), kWalkFlags);
     // Only the cache directory and its parent ($HOME/.cache) are made, and only inside a
-    // directory of this user (`info` still describes `fd`). A link or a file in the way
-    // gives ELOOP or ENOTDIR: no cache.
-    if (next < 0 && errno == ENOENT && create && i + 2 >= parts.size() && info.st_uid == me) {
+    // directory of this user (`info` still describes `fd`), never in "/" itself. A link or a
+    // file in the way gives ELOOP or ENOTDIR: no cache.
+    if (next < 0 && errno == ENOENT && create && i + 2 >= parts.size() && i > 0 &&
+        info.st_uid == me) {
       int err = CurrentKernel().MakeDirectory(FdPath(fd) + "/" + parts[i], 0700);
       if (err == 0 || err == -EEXIST) next = openat(fd, parts[i].c_str(), kWalkFlags);
     }
