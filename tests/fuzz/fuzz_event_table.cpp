@@ -7,10 +7,14 @@
 // first bytes test the parser only), it returns at once, without reading the odd file, with
 // Pmapi_BadCatalog naming it for the right reason, and the compiled-in tables still load.
 // The text may use the repeat notation of fuzz_repeat.h.
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,19 +46,31 @@ std::string MakeDirectory(const std::string &root, const std::string &name,
   return dir;
 }
 
-std::string *g_root = nullptr;
+constexpr const char *kRootPrefix = "pmapi-fuzz-tables-";
 
-void RemoveRoot() {
-  if (g_root) (void)!system(("rm -rf '" + *g_root + "'").c_str());
+// libFuzzer ends a run with _Exit (and a crash skips atexit too), so each process removes the
+// scratch trees of fuzzers that are gone: the tree's name carries its process id.
+void RemoveTreesOfDeadFuzzers() {
+  DIR *tmp = opendir("/tmp");
+  if (!tmp) return;
+  const size_t prefix_size = strlen(kRootPrefix);
+  while (dirent *entry = readdir(tmp)) {
+    const std::string name = entry->d_name;
+    if (name.compare(0, prefix_size, kRootPrefix) != 0) continue;
+    const pid_t owner = static_cast<pid_t>(atol(name.c_str() + prefix_size));
+    if (owner > 0 && kill(owner, 0) != 0 && errno == ESRCH) {
+      (void)!system(("rm -rf '/tmp/" + name + "'").c_str());
+    }
+  }
+  closedir(tmp);
 }
 
 const Directories &Setup() {
   static const Directories kDirectories = [] {
-    char pattern[] = "/tmp/pmapi-fuzz-tables-XXXXXX";
-    if (!mkdtemp(pattern)) abort();
+    RemoveTreesOfDeadFuzzers();
+    std::string pattern = std::string("/tmp/") + kRootPrefix + std::to_string(getpid()) + "-XXXXXX";
+    if (!mkdtemp(&pattern[0])) abort();
     const std::string root = pattern;
-    g_root = new std::string(root);
-    atexit(RemoveRoot);
     Directories made;
     made.input = root + "/input";
     made.dirs.push_back(MakeDirectory(root, "plain", made.input));
