@@ -30,7 +30,7 @@ TEST_F(Messages, APmuThatCannotExcludeAModeSaysWhichBitsToSet) {
   }
   pm_prog_t prog = MakeProgram({EventId("msr/tsc")}, PM_USER | PM_KERNEL);
   const int rc = pm_set_program_mythread(&prog);
-  ASSERT_EQ(rc, Pmapi_InvalidArg) << Message(rc);
+  ASSERT_EQ(rc, Pmapi_NoHardware) << Message(rc);
   const std::string message = Message(rc);
   EXPECT_NE(message.find("msr/tsc"), std::string::npos) << message;
   EXPECT_NE(message.find("mode.b.hypervisor"), std::string::npos) << message;
