@@ -424,9 +424,30 @@ enum {
 double pm_cycles(void);
 void pm_error(const char *where, int error);
 char *pm_strerror(const char *where, int error);
-/* Callable with 2 (AIX <= 5.1), 3 or 4 arguments; the third is read only
- * when PM_GET_GROUPS is in filter. */
+/* pm_init is called with 2 (AIX <= 5.1), 3 or 4 arguments:
+ *   pm_init(filter, pminfo)                      no groups (PM_GET_GROUPS ignored)
+ *   pm_init(filter, pminfo, pmgroups)            groups when PM_GET_GROUPS
+ *   pm_init(filter, pminfo, pmgroups, proctype)  as pm_initialize's proctype
+ * The macro below sends each arity to its own function, so no call reads an
+ * argument that was not passed. The variadic symbol pm_init stays for dlsym
+ * users and declarations of their own: it reads a third argument only when
+ * PM_GET_GROUPS is in filter (docs/porting.md). Define PMAPI_NO_PM_INIT_MACRO
+ * to get the plain declaration only. */
 int pm_init(int filter, pm_info_t *pminfo, ...);
+int pm_init_args2(int filter, pm_info_t *pminfo);
+int pm_init_args3(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups);
+int pm_init_args4(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups,
+                  int proctype);
+#if !defined(PMAPI_NO_PM_INIT_MACRO) &&                                        \
+    (defined(__GNUC__) || defined(__clang__) ||                                \
+     (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \
+     (defined(__cplusplus) && __cplusplus >= 201103L))
+#define _PMAPI_PM_INIT_BY_ARITY(_1, _2, _3, _4, name, ...) name
+#define pm_init(...)                                                           \
+  _PMAPI_PM_INIT_BY_ARITY(__VA_ARGS__, pm_init_args4, pm_init_args3,           \
+                          pm_init_args2, pm_init_needs_2_to_4_arguments)       \
+  (__VA_ARGS__)
+#endif
 int pm_initialize(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups,
                   int proctype);
 int pm_get_procindex(void);
