@@ -223,7 +223,7 @@ pmlist)
   "$pmlist" >"$work/all"
   check "pmlist: processor line first" grep -q "^processor: " <(head -1 "$work/all")
   check "pmlist: $ev verified, all counters" grep -Eq "^ *[0-9]+ +$ev +verified +0-7 " "$work/all"
-  check "pmlist: task-clock listed" grep -Eq "^ +1000 +task-clock +verified" "$work/all"
+  check "pmlist: task-clock listed" grep -Eq "^ +[0-9]+ +task-clock +verified" "$work/all"
   total=$(tail -1 "$work/all" | awk '{print $1}')
   rows=$(($(wc -l <"$work/all") - 3))
   check "pmlist: the count line matches the rows ($rows)" test "$total" = "$rows"
@@ -231,7 +231,7 @@ pmlist)
   check "-s unverified: no verified rows" bash -c "! awk 'NR > 2 && \$3 == \"verified\"' '$work/unverified' | grep -q ."
   "$pmlist" --source tracepoint getppid >"$work/tp"
   check "--source tracepoint + pattern: only tracepoints" \
-    bash -c "awk 'NR > 2 && NF > 3 && \$1 < 2000000' '$work/tp' | wc -l | grep -qx 0"
+    bash -c "awk 'NR > 2 && NF > 3 && \$2 !~ /^[a-z_0-9]+:[a-z_0-9]+\$/' '$work/tp' | wc -l | grep -qx 0"
   check "... and the getppid ones" grep -q "$ev" "$work/tp"
   "$pmlist" -v task-clock >"$work/verbose"
   check "-v: the encoding" grep -q "perf::PERF_COUNT_SW_TASK_CLOCK -> type=1 config=0x1" "$work/verbose"
@@ -294,8 +294,8 @@ misc)
     check "-u: task-clock still counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/msr-u"
   fi
   # A group by id; JSON intervals, one object per line.
-  "$pmcount" -g 100 -x, -- "$workload" getppid 1 2>"$work/group100"
-  check "-g 100 is pm_sw_basic" grep -q ",CPUs_utilized$" "$work/group100"
+  "$pmcount" -g 7 -x, -- "$workload" getppid 1 2>"$work/group100"
+  check "-g 7 is pm_sw_basic (ids are indexes, docs/catalog.md)" grep -q ",CPUs_utilized$" "$work/group100"
   "$pmcount" -I 100 --json -e task-clock -- "$workload" spin 250 2>"$work/interval.json"
   check "-I --json: interval objects, then the totals" python3 -c '
 import json, sys
