@@ -39,7 +39,8 @@ IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position,
                  const std::string &extra_tracepoints, size_t listed_bound) {
   std::vector<std::string> default_patterns = SplitPatterns(kDefaultTracepointPatterns);
   std::vector<std::string> extra_patterns = SplitPatterns(extra_tracepoints);
-  std::vector<size_t> hardware, software, sysfs, wanted_tracepoints, other_tracepoints;
+  std::vector<size_t> hardware, software, sysfs, default_tracepoints, extra_tracepoints_found,
+      other_tracepoints;
   for (size_t position = 0; position < events.size(); ++position) {
     const CatalogEvent &event = events[position];
     switch (event.source) {
@@ -55,17 +56,19 @@ IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position,
         sysfs.push_back(position);
         break;
       case EventSource::kTracepoint:
-        if (MatchesAny(event.short_name, default_patterns) ||
-            MatchesAny(event.short_name, extra_patterns)) {
-          wanted_tracepoints.push_back(position);
+        if (MatchesAny(event.short_name, default_patterns)) {
+          default_tracepoints.push_back(position);
+        } else if (MatchesAny(event.short_name, extra_patterns)) {
+          extra_tracepoints_found.push_back(position);
         } else {
           other_tracepoints.push_back(position);
         }
         break;
     }
   }
-  // What is always listed; hardware events, then sysfs ones, share the room that is left.
-  size_t fixed = table_count + software.size() + wanted_tracepoints.size();
+  // What is always listed; hardware events, then sysfs ones, share the room that is left. The
+  // tracepoints the environment asks for come on top, last, so that they move no other id.
+  size_t fixed = table_count + software.size() + default_tracepoints.size();
   size_t room = listed_bound > fixed ? listed_bound - fixed : 0;
   size_t listed_hardware = hardware.size() < room ? hardware.size() : room;
   room -= listed_hardware;
@@ -79,8 +82,10 @@ IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position,
   order.positions.insert(order.positions.end(), software.begin(), software.end());
   order.positions.insert(order.positions.end(), sysfs.begin(),
                          sysfs.begin() + static_cast<std::ptrdiff_t>(listed_sysfs));
-  order.positions.insert(order.positions.end(), wanted_tracepoints.begin(),
-                         wanted_tracepoints.end());
+  order.positions.insert(order.positions.end(), default_tracepoints.begin(),
+                         default_tracepoints.end());
+  order.positions.insert(order.positions.end(), extra_tracepoints_found.begin(),
+                         extra_tracepoints_found.end());
   order.listed = order.positions.size();
   order.positions.insert(order.positions.end(),
                          hardware.begin() + static_cast<std::ptrdiff_t>(listed_hardware),

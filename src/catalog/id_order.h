@@ -34,10 +34,11 @@ bool MatchesAnyPattern(const std::string &name, const std::string &patterns);
 // The id order for `events` (each source's events in the order the sources produced them;
 // table events in table-id order at [table_position, +table_count)): listed, in this order,
 // every table event, libpfm4 hardware events, kernel software events, sysfs PMU events, the
-// default tracepoints and those matching `extra_tracepoints`; hardware and sysfs events only
-// while the total stays within `listed_bound` (the tables, software events and tracepoints
-// asked for are always listed). Then, unlisted, the remaining hardware, sysfs and tracepoint
-// events in source order.
+// default tracepoints, then those matching `extra_tracepoints`; hardware and sysfs events only
+// while the total without the extra tracepoints stays within `listed_bound` (the tables,
+// software events and default tracepoints are always listed; the extra ones come on top and
+// move no other id). Then, unlisted, the remaining hardware, sysfs and tracepoint events in
+// source order.
 IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position, size_t table_count,
                  const std::string &extra_tracepoints, size_t listed_bound = kDefaultListedEvents);
 
