@@ -22,6 +22,13 @@
 extern "C" {
 #endif
 
+/* <unistd.h> declares syscall(2) only with the default or GNU feature set; a
+ * strict -std=c11 client gets its declaration here (the same prototype). */
+#if !defined(__cplusplus) && !defined(__USE_MISC) && !defined(_GNU_SOURCE) &&  \
+    !defined(_DEFAULT_SOURCE) && !defined(_BSD_SOURCE)
+extern long syscall(long number, ...);
+#endif
+
 static inline tid_t thread_self(void) { return (tid_t)syscall(SYS_gettid); }
 
 #ifdef __cplusplus
