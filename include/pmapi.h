@@ -384,8 +384,8 @@ enum {
   Pmapi_NoInit = 1,               /* pm_initialize/pm_init not called */
   Pmapi_NoSetProg = 2,            /* no program set for this context */
   Pmapi_InvalidArg = 3,           /* NULL pointer or nonsense argument */
-  Pmapi_InvalidFilter = 4,        /* filter selects no status */
-  Pmapi_InvalidProcType = 5,      /* proctype unknown */
+  Pmapi_InvalidFilter = 4,        /* filter has unknown bits */
+  Pmapi_InvalidProcType = 5,      /* proctype unknown or without tables */
   Pmapi_InvalidEvent = 6,         /* event id not in the initialized filter */
   Pmapi_InvalidGroup = 7,         /* event-group id unknown */
   Pmapi_NoEvents = 8,             /* program counts nothing */
