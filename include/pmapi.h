@@ -224,7 +224,7 @@ typedef struct {
 
 /* --------------------------- event descriptions --------------------- */
 typedef struct {
-  int event_id;
+  int event_id;   /* its index in the list (docs/porting.md) */
   char status;    /* 'v' verified, 'u' unverified, 'c' caveat */
   char threshold; /* 'n' on Linux: no event is thresholdable */
   char *short_name;
@@ -268,7 +268,7 @@ typedef union {
 } pm_status_t;
 
 typedef struct {
-  int event_id;
+  int event_id; /* its index in the list (docs/porting.md) */
   pm_status_t status;
   char *short_name;
   char *long_name;
@@ -322,8 +322,8 @@ typedef struct {
 
 /* ------------------------------ event groups ------------------------ */
 typedef struct {
-  int group_id;
-  int *events; /* MAX_COUNTERS entries, COUNT_NOTHING for unused counters */
+  int group_id; /* its index in event_groups (docs/porting.md) */
+  int *events;  /* MAX_COUNTERS event ids; free counters name a filler */
   char *short_name;
   char *long_name;
   char *description;
