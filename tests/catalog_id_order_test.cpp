@@ -64,8 +64,9 @@ TEST(catalog_id_order, BoundCutsHardwareThenSysfsNeverTheRest) {
   EXPECT_EQ(names[3], "pmu::EVENT1");
   EXPECT_EQ(names[4], "perf::PERF_COUNT_SW_TASK_CLOCK");
   EXPECT_EQ(names[6], "sched:sched_switch");
-  EXPECT_EQ(names[7], "pmu::EVENT2") << "the first unlisted";
-  EXPECT_EQ(names.back(), "irq:irq_handler_entry");
+  EXPECT_EQ(names[7], "syscalls:sys_exit_read") << "unlisted tracepoints first";
+  EXPECT_EQ(names[9], "pmu::EVENT2") << "then the hardware events past the bound";
+  EXPECT_EQ(names.back(), "msr/tsc") << "no room left for sysfs either";
   EXPECT_EQ(names.size(), events.size()) << "every event keeps an id";
   // A bound smaller than what is always listed lists that much anyway.
   EXPECT_EQ(pmapi::OrderIds(events, 5, 2, "", 1).listed, 5u);
@@ -78,6 +79,14 @@ TEST(catalog_id_order, ExtraTracepointsComeLastAndMoveNothing) {
   EXPECT_EQ(extra.listed, plain.listed + 1);
   for (size_t id = 0; id < plain.listed; ++id) EXPECT_EQ(extra.positions[id], plain.positions[id]);
   EXPECT_EQ(events[extra.positions[plain.listed]].short_name, "irq:irq_handler_entry");
+}
+
+TEST(catalog_id_order, ListingEveryTracepointChangesNoId) {
+  std::vector<CatalogEvent> events = Sample(10);
+  pmapi::IdOrder plain = pmapi::OrderIds(events, 5, 2, "", 7);
+  pmapi::IdOrder all = pmapi::OrderIds(events, 5, 2, "*", 7);
+  EXPECT_EQ(all.positions, plain.positions);
+  EXPECT_EQ(all.listed, plain.listed + 2);
 }
 
 TEST(catalog_id_order, PatternsSplitOnCommasAndBlanks) {

@@ -87,12 +87,14 @@ IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position,
   order.positions.insert(order.positions.end(), extra_tracepoints_found.begin(),
                          extra_tracepoints_found.end());
   order.listed = order.positions.size();
+  // The other tracepoints first, in the kernel's order: then listing all of them ("*") gives
+  // them the very ids they have unlisted.
+  order.positions.insert(order.positions.end(), other_tracepoints.begin(), other_tracepoints.end());
   order.positions.insert(order.positions.end(),
                          hardware.begin() + static_cast<std::ptrdiff_t>(listed_hardware),
                          hardware.end());
   order.positions.insert(order.positions.end(),
                          sysfs.begin() + static_cast<std::ptrdiff_t>(listed_sysfs), sysfs.end());
-  order.positions.insert(order.positions.end(), other_tracepoints.begin(), other_tracepoints.end());
   return order;
 }
 

@@ -37,8 +37,8 @@ bool MatchesAnyPattern(const std::string &name, const std::string &patterns);
 // default tracepoints, then those matching `extra_tracepoints`; hardware and sysfs events only
 // while the total without the extra tracepoints stays within `listed_bound` (the tables,
 // software events and default tracepoints are always listed; the extra ones come on top and
-// move no other id). Then, unlisted, the remaining hardware, sysfs and tracepoint events in
-// source order.
+// move no other id). Then, unlisted, the other tracepoints (so that listing them all with "*"
+// changes no id), then the remaining hardware and sysfs events, each in source order.
 IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position, size_t table_count,
                  const std::string &extra_tracepoints, size_t listed_bound = kDefaultListedEvents);
 
