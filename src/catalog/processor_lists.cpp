@@ -136,16 +136,18 @@ void Fill(pm_events_t *entry, const Strings &strings, size_t k) {
 }
 
 template <typename Lists, typename Entry>
-Status ListsFor(int proctype, int status_filter, const Lists **lists, const char **proc_name) {
-  const PmuEvents *answer = nullptr;
-  Status status = PmuFor(proctype, &answer);
-  if (!status.ok()) return status;
+Status ListsForPmu(int pfm_pmu, int status_filter, const Lists **lists, const char **proc_name) {
+  const PmuEvents *answer = &EventsOfPmu(pfm_pmu);
+  if (!answer->error.empty()) {
+    return Status(Pmapi_InvalidProcType,
+                  "libpfm4 PMU " + std::to_string(pfm_pmu) + ": " + answer->error);
+  }
   static std::mutex mutex;
   static std::map<std::pair<int, int>, std::pair<Lists *, Strings *>> *cache =
       new std::map<std::pair<int, int>, std::pair<Lists *, Strings *>>;  // until exit
   status_filter &= kStatusFilterMask;
   std::lock_guard<std::mutex> lock(mutex);
-  auto &entry = (*cache)[std::make_pair(proctype, status_filter)];
+  auto &entry = (*cache)[std::make_pair(pfm_pmu, status_filter)];
   if (!entry.first) {
     Strings *strings = MakeStrings(*answer);
     // Every entry is unverified: a filter without PM_UNVERIFIED lists none.
@@ -164,7 +166,21 @@ Status ListsFor(int proctype, int status_filter, const Lists **lists, const char
   return Status::Ok();
 }
 
+template <typename Lists, typename Entry>
+Status ListsFor(int proctype, int status_filter, const Lists **lists, const char **proc_name) {
+  const PmuEvents *answer = nullptr;
+  Status status = PmuFor(proctype, &answer);
+  if (!status.ok()) return status;
+  const ProcType *type = FindProcType(proctype);
+  return ListsForPmu<Lists, Entry>(type->pfm_pmu, status_filter, lists, proc_name);
+}
+
 }  // namespace
+
+Status PfmPmuLists2(int pfm_pmu, int status_filter, const EventLists2 **lists,
+                    const char **proc_name) {
+  return ListsForPmu<EventLists2, pm_events2_t>(pfm_pmu, status_filter, lists, proc_name);
+}
 
 bool IsHostProcType(int proctype) {
   if (proctype == PM_CURRENT || proctype == PM_LINUX_HOST) return true;

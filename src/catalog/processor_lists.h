@@ -21,4 +21,10 @@ Status ForeignProcessorLists2(int proctype, int status_filter, const EventLists2
 Status ForeignProcessorLists1(int proctype, int status_filter, const EventLists1 **lists,
                               const char **proc_name);
 
+// The same lists for one libpfm4 PMU (a pfm_pmu_t), detected here or not: what the two calls
+// above answer with once the type is mapped. Tests use it with another x86 family's PMU, since
+// an x86 libpfm4 has no POWER tables.
+Status PfmPmuLists2(int pfm_pmu, int status_filter, const EventLists2 **lists,
+                    const char **proc_name);
+
 }  // namespace pmapi
