@@ -77,8 +77,12 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
 
 Status CounterGroup::Control(unsigned long request, const char *what) const {
   if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
-  int rc = CurrentKernel().Ioctl(fds_[0], request, PERF_IOC_FLAG_GROUP);
-  if (rc < 0) return StatusFromErrno(-rc, std::string(what) + " the counters on " + description_);
+  // The leader alone gates the group: the members were opened enabled, so they
+  // count exactly while the leader does. Toggling every member as well
+  // (PERF_IOC_FLAG_GROUP) leaves a tracepoint member off after a disable and
+  // re-enable under a leader of another kind, losing its later counts.
+  int rc = CurrentKernel().Ioctl(fds_[0], request, 0);
+  if (rc < 0) return StatusFromErrno(-rc, {what, " the counters on ", description_.c_str()});
   return Status::Ok();
 }
 
@@ -107,16 +111,18 @@ Status CounterGroup::Read(GroupReading *reading) const {
     return Status::Ok();
   }
   if (n < 0)
-    return StatusFromErrno(static_cast<int>(-n), "cannot read the counters on " + description_);
+    return StatusFromErrno(static_cast<int>(-n),
+                           {"cannot read the counters on ", description_.c_str()});
   if (n == 0) {
     return Status(Pmapi_NotSchedulable,
-                  "the kernel could not schedule the " + std::to_string(fds_.size()) +
-                      " events together on " + description_ +
-                      " (another user may hold the counters, or there are more events than "
-                      "hardware counters): program fewer events");
+                  {"the kernel could not schedule the ", Decimal(fds_.size()).c_str(),
+                   " events together on ", description_.c_str(),
+                   " (another user may hold the counters, or there are more events than "
+                   "hardware counters): program fewer events"});
   }
-  return Status(Pmapi_ShortRead, "read " + std::to_string(n) + " of " + std::to_string(read_size_) +
-                                     " bytes from the counters on " + description_);
+  return Status(Pmapi_ShortRead, {"read ", Decimal(static_cast<unsigned long long>(n)).c_str(),
+                                  " of ", Decimal(read_size_).c_str(),
+                                  " bytes from the counters on ", description_.c_str()});
 }
 
 void CounterGroup::Close() {

@@ -10,12 +10,14 @@ namespace pmapi {
 // status returns 0 and leaves the record alone.
 int Report(const Status &status);
 
-// Records a failure built from a code and a detail; returns the code.
-int Report(int code, std::string detail);
+// Records a failure built from a code and a detail; returns the code. Like
+// everything here it never allocates (a longer detail is cut).
+int Report(int code, const char *detail);
+inline int Report(int code, const std::string &detail) { return Report(code, detail.c_str()); }
 
 // The detail recorded for `code` in this thread, or "" if the last failure
-// recorded here had another code.
-const std::string &LastDetailFor(int code);
+// recorded here had another code. Never null.
+const char *LastDetailFor(int code);
 
 // The fixed sentence for each code (docs/errors.md); never null.
 const char *MessageFor(int code);
