@@ -10,14 +10,7 @@
 #include <string>
 
 #include "support/counting.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#endif
-#endif
+#include "support/sanitizers.h"
 
 namespace {
 // Allocations left before malloc fails; negative: never fail.
