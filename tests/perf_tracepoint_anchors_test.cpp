@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/kernel.h"
@@ -85,6 +86,15 @@ TEST_F(Anchors, DeleteSkipsTheKernelsWaitAndCountsStayExact) {
   // Without the anchor each delete waits for an RCU grace period (~37 ms here).
   EXPECT_LT(deletes[deletes.size() / 2], 5.0) << "median delete, ms";
   EXPECT_EQ(pmapi::TracepointAnchorCount(), 1) << "one anchor per tracepoint, kept once";
+}
+
+TEST_F(Anchors, OutliveTheThreadThatOpenedThem) {
+  std::thread([&] { SetCountDelete(2); }).join();
+  ASSERT_EQ(pmapi::TracepointAnchorCount(), 1);
+  std::vector<double> deletes;
+  for (int i = 0; i < 5; ++i) deletes.push_back(SetCountDelete(7));
+  std::sort(deletes.begin(), deletes.end());
+  EXPECT_LT(deletes[deletes.size() / 2], 5.0) << "median delete, ms";
 }
 
 TEST_F(Anchors, AreVisibleToDescriptorCountsAndNoLeak) {

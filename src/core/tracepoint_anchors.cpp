@@ -42,11 +42,17 @@ void AnchorTracepoint(const perf_event_attr &attr) {
   std::lock_guard<std::mutex> lock(g_mutex);
   const int count = g_count.load(std::memory_order_relaxed);
   if (count >= kMaxTracepointAnchors || AnchoredLocked(attr.config)) return;
-  // Only what names the tracepoint: no inherit, no sampling, no read format.
+  // What names the tracepoint, and the event's privilege levels (an
+  // unprivileged caller under perf_event_paranoid 2 may open only events that
+  // exclude the kernel): no inherit, no sampling, no read format.
   perf_event_attr anchor{};
   anchor.size = sizeof anchor;
   anchor.type = PERF_TYPE_TRACEPOINT;
   anchor.config = attr.config;
+  anchor.exclude_user = attr.exclude_user;
+  anchor.exclude_kernel = attr.exclude_kernel;
+  anchor.exclude_hv = attr.exclude_hv;
+  anchor.exclude_idle = attr.exclude_idle;
   anchor.disabled = 1;
   const int fd = CurrentKernel().PerfEventOpen(anchor, 0, -1, -1);
   if (fd < 0) return;
