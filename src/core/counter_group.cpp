@@ -114,11 +114,11 @@ void CounterGroup::MapPages(const Program &program, const GroupTarget &target) {
   if (!kUserSpaceReadBuilt) return;
   const char *off = getenv(kNoUserSpaceReadVariable);
   if (off && *off && *off != '0') return;
-  if (target.pid != static_cast<pid_t>(syscall(SYS_gettid)) || target.cpu != -1 || target.inherit) {
-    return;  // another thread's counts, or children's too: only read(2) sums them
-  }
   for (const ProgrammedEvent &event : program.events()) {
     if (!OnAMachineCounter(event.attr)) return;
+  }
+  if (target.pid != static_cast<pid_t>(syscall(SYS_gettid)) || target.cpu != -1 || target.inherit) {
+    return;  // another thread's counts, or children's too: only read(2) sums them
   }
   Kernel &kernel = CurrentKernel();
   for (int fd : fds_) {
