@@ -153,6 +153,7 @@ class EventfdKernel : public FakeKernel {
 };
 
 TEST(AnchorBound, KeepsAtMostTheBoundAndOnePerTracepoint) {
+  pmapi::ReleaseTracepointAnchors();  // those of earlier tests in this process
   EventfdKernel kernel;
   ScopedKernel scoped(&kernel);
   perf_event_attr attr{};
