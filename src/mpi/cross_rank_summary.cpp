@@ -111,9 +111,16 @@ std::string FormatBanner(const std::vector<EventSet> &sets, const std::string &t
   if (sets.empty()) return out + rule + "\n";
   const EventSet &run = sets.front();
   std::set<std::string> hosts;
-  for (const RankCounts &rank : run.ranks) hosts.insert(rank.host);
+  for (const RankCounts &rank : run.ranks) {
+    if (!rank.host.empty()) hosts.insert(rank.host);
+  }
   char line[512];
-  snprintf(line, sizeof line, "# ranks : %-8zu hosts : %zu\n", run.ranks.size(), hosts.size());
+  // Hosts unknown (pmcount --merge: the files do not say) are not shown as zero hosts.
+  if (hosts.empty()) {
+    snprintf(line, sizeof line, "# ranks : %zu\n", run.ranks.size());
+  } else {
+    snprintf(line, sizeof line, "# ranks : %-8zu hosts : %zu\n", run.ranks.size(), hosts.size());
+  }
   out += line;
   const WallStats wall = SummarizeWall(run);
   snprintf(line, sizeof line, "# wall (s) : mean %.6f  min %.6f (rank %d)  max %.6f (rank %d)\n",
@@ -183,6 +190,7 @@ std::string FormatJson(const std::vector<EventSet> &sets, int collectives) {
              ", \"host\": " + JsonString(rank.host) + ", \"wall_s\": " + Fixed(rank.wall_s, 6) +
              ", \"counted\": " + (rank.counted ? "true" : "false");
       if (set.name != "run") out += ", \"calls\": " + std::to_string(rank.calls);
+      if (rank.library_ms >= 0) out += ", \"library_ms\": " + Fixed(rank.library_ms, 3);
       out += ", \"values\": {";
       for (size_t e = 0; e < set.events.size(); ++e) {
         out += std::string(e ? ", " : "") + JsonString(set.events[e]) + ": " +

@@ -11,9 +11,10 @@ namespace pmapi_mpi {
 struct RankCounts {
   int rank = 0;
   std::string host;
-  double wall_s = 0;              // wall time of the counted span
-  bool counted = false;           // false: the rank could not count (its values mean nothing)
-  long long calls = 0;            // regions: how often the rank entered it
+  double wall_s = 0;       // wall time of the counted span
+  bool counted = false;    // false: the rank could not count (its values mean nothing)
+  long long calls = 0;     // regions: how often the rank entered it
+  double library_ms = -1;  // the run: time spent in libpmapi-mpi's MPI_Init and MPI_Finalize work
   std::vector<long long> values;  // one per EventSet::events
 };
 

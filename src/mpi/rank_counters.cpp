@@ -1,6 +1,7 @@
 #include "rank_counters.h"
 
 #include <pmapi.h>
+#include <stdlib.h>
 #include <string.h>
 
 namespace pmapi_mpi {
@@ -113,7 +114,14 @@ std::string RankCounters::Program(const std::string &spec) {
       events_.push_back(name);
     }
   }
+  // The group's member count (ginfo.members) is never read here, and keeping it costs a
+  // sched_process_fork tracepoint whose first enabling patches kernel text on every CPU
+  // (tens of ms in a VM): spare it, as pmcount does (docs/counting.md). Set around this one
+  // call only, so that the program and its children see their environment unchanged.
+  const bool had_variable = getenv("PMAPI_NO_FORK_COUNTER") != nullptr;
+  if (!had_variable) setenv("PMAPI_NO_FORK_COUNTER", "1", 0);
   rc = pm_set_program_mygroup(&prog);
+  if (!had_variable) unsetenv("PMAPI_NO_FORK_COUNTER");
   if (rc != 0) return PmError("pm_set_program_mygroup", rc);
   return "";
 }

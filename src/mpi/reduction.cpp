@@ -18,6 +18,7 @@ constexpr size_t kNameBytes = 64;
 // every rank's record (every rank learns whether any rank has regions to send).
 struct WireRecord {
   double wall_s;
+  double library_ms;
   int32_t counted;
   int32_t nevents;
   int64_t region_bytes;
@@ -105,6 +106,7 @@ int Reduce(const RankReport &mine, std::vector<EventSet> *sets) {
   WireRecord record;
   memset(&record, 0, sizeof record);
   record.wall_s = mine.wall_s;
+  const double reduction_start_s = MonotonicSeconds();
   record.counted = mine.counted;
   record.nevents = static_cast<int32_t>(mine.events.size());
   for (size_t e = 0; e < mine.events.size() && e < MAX_COUNTERS; ++e) {
@@ -118,6 +120,9 @@ int Reduce(const RankReport &mine, std::vector<EventSet> *sets) {
   record.region_bytes = static_cast<int64_t>(region_text.size());
 
   std::vector<WireRecord> all(static_cast<size_t>(size));
+  // What the library took on this rank, up to the collective (the collective itself
+  // mostly waits for the slowest rank: not the library's cost).
+  record.library_ms = mine.library_ms + (MonotonicSeconds() - reduction_start_s) * 1e3;
   PMPI_Allgather(&record, sizeof record, MPI_BYTE, all.data(), sizeof record, MPI_BYTE,
                  MPI_COMM_WORLD);
   int collectives = 1;
@@ -170,6 +175,7 @@ int Reduce(const RankReport &mine, std::vector<EventSet> *sets) {
     counts.rank = r;
     counts.host = each.host;
     counts.wall_s = each.wall_s;
+    counts.library_ms = each.library_ms;
     counts.counted = each.counted && Names(each) == events;
     counts.values.assign(each.values, each.values + std::min<int>(each.nevents, MAX_COUNTERS));
     run.ranks.push_back(counts);

@@ -14,6 +14,7 @@ namespace pmapi_mpi {
 
 struct RankReport {
   double wall_s = 0;
+  double library_ms = 0;  // in MPI_Init and MPI_Finalize so far, the reduction included
   bool counted = false;
   std::vector<std::string> events;
   std::vector<long long> values;

@@ -7,7 +7,8 @@
  *
  * With "regions", 100 * (r + 1) of the main thread's calls happen inside the region "inner"
  * (entered twice). PMAPI_MPI_TEST_BAD_RANK=k gives rank k an event name that does not exist,
- * set before MPI_Init from the launcher's rank variable.
+ * set before MPI_Init from the launcher's rank variable. With "abort", rank 1 calls MPI_Abort
+ * once every rank has done its calls.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -62,5 +63,6 @@ int main(int argc, char **argv) {
 #endif
   calls(half - inside);
   MPI_Barrier(MPI_COMM_WORLD);
+  if (argc > 1 && strcmp(argv[1], "abort") == 0 && rank == 1) MPI_Abort(MPI_COMM_WORLD, 3);
   return MPI_Finalize() == MPI_SUCCESS ? 0 : 1;
 }
