@@ -199,6 +199,23 @@ def main():
             fail("pmcount --merge exited %d" % merge.returncode)
         expect_stats("pmcount --merge", banner_row(merge.stdout, "whole run", EVENT),
                      10000, 1000, 0, 4000, 3, 2500, 1.6)
+        # Outside a launcher %r has no rank: a usage error before anything runs.
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID")}
+        marker = os.path.join(scratch, "ran")
+        alone = subprocess.run([pmcount, "-e", EVENT, "-o", pattern, "--", "touch", marker],
+                               env=env, capture_output=True, text=True)
+        if alone.returncode != 2 or "OMPI_COMM_WORLD_RANK" not in alone.stderr:
+            fail("-o %%r without a rank: exit %d, %r" % (alone.returncode, alone.stderr))
+        if os.path.exists(marker):
+            fail("-o %r without a rank ran the command")
+        # A file that is not pmcount's CSV is refused with its name, not summed as zeros.
+        human = os.path.join(scratch, "human.txt")
+        open(human, "w").write("Performance counter stats\n")
+        refused = subprocess.run([pmcount, "--merge", files[0], human], capture_output=True,
+                                 text=True)
+        if refused.returncode != 125 or human not in refused.stderr:
+            fail("--merge of a non-CSV file: exit %d, %r" % (refused.returncode, refused.stderr))
     else:
         fail("unknown section " + section)
     shutil.rmtree(scratch)  # kept when a check fails, for a look
