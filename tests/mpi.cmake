@@ -1,6 +1,9 @@
 # libpmapi-mpi (src/mpi, docs/mpi.md): real 4-rank mpirun jobs against a scratch install of the
 # project, in the sections of tests/mpi/run_mpi.py. Only where MPI was found.
-if(NOT TARGET pmapi_mpi)
+# Not in sanitizer builds (scripts/sanitize): the subject is the library inside programs built
+# outside them (mpirun, a workload built with mpicc), and a sanitized library needs the
+# sanitizer's runtime in the program.
+if(NOT TARGET pmapi_mpi OR PMAPI_SANITIZE)
   return()
 endif()
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
