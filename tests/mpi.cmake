@@ -1,6 +1,12 @@
-# libpmapi-mpi (src/mpi, docs/mpi.md): real 4-rank mpirun jobs against a scratch install of the
-# project, in the sections of tests/mpi/run_mpi.py. Only where MPI was found.
-# Not in sanitizer builds (scripts/sanitize): the subject is the library inside programs built
+# libpmapi-mpi (src/mpi, docs/mpi.md). The cross-rank summary (no MPI in it): a unit test, in
+# every build.
+add_executable(mpi_summary_test mpi/cross_rank_summary_test.cpp)
+target_link_libraries(mpi_summary_test PRIVATE pmapi_mpi_summary GTest::gtest_main)
+target_compile_options(mpi_summary_test PRIVATE ${PMAPI_WARNINGS})
+gtest_discover_tests(mpi_summary_test DISCOVERY_TIMEOUT 60)
+
+# Real 4-rank mpirun jobs against a scratch install of the project, in the sections of
+# tests/mpi/run_mpi.py; only where MPI was found. Not in sanitizer builds (scripts/sanitize): the subject is the library inside programs built
 # outside them (mpirun, a workload built with mpicc), and a sanitized library needs the
 # sanitizer's runtime in the program.
 if(NOT TARGET pmapi_mpi OR PMAPI_SANITIZE)
