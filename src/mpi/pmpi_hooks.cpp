@@ -63,11 +63,19 @@ void OnFinalize() {
   state.started = false;
   const double entered_s = MonotonicSeconds();
   RankReport mine;
-  // Read first: the reduction's own work is not part of the counts.
-  mine.counted = state.counters.Read(&mine.values);
   mine.wall_s = MonotonicSeconds() - state.start_s;
-  mine.events = state.counters.events();
-  mine.regions = state.regions.Totals();
+  // Nothing here may keep this rank from the collective in Reduce (the others would wait for
+  // it forever): what cannot be gathered is left out, the rank marked not counted. The read
+  // comes first: the reduction's own work is not part of the counts.
+  try {
+    mine.counted = state.counters.Read(&mine.values);
+    mine.events = state.counters.events();
+    mine.regions = state.regions.Totals();
+  } catch (...) {
+    mine.counted = false;
+    mine.events.clear();
+    mine.regions.clear();
+  }
   state.counters.Stop();
   mine.library_ms = state.init_ms + (MonotonicSeconds() - entered_s) * 1e3;
 

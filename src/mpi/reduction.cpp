@@ -116,7 +116,14 @@ int Reduce(const RankReport &mine, std::vector<EventSet> *sets) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   CopyName(host, record.host);
-  const std::string region_text = EncodeRegions(mine);
+  // Every rank must reach the collective whatever happens here, or the others would wait in
+  // it forever: regions that cannot be encoded are dropped, the rank still takes part.
+  std::string region_text;
+  try {
+    region_text = EncodeRegions(mine);
+  } catch (...) {
+    region_text.clear();
+  }
   record.region_bytes = static_cast<int64_t>(region_text.size());
 
   std::vector<WireRecord> all(static_cast<size_t>(size));
