@@ -8,11 +8,12 @@
  * With "regions", 100 * (r + 1) of the main thread's calls happen inside the region "inner"
  * (entered twice). PMAPI_MPI_TEST_BAD_RANK=k gives rank k an event name that does not exist,
  * set before MPI_Init from the launcher's rank variable. With "abort", rank 1 calls MPI_Abort
- * once every rank has done its calls.
+ * once every rank has done its calls; with "kill", rank 1 kills itself (SIGKILL) then.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,5 +65,6 @@ int main(int argc, char **argv) {
   calls(half - inside);
   MPI_Barrier(MPI_COMM_WORLD);
   if (argc > 1 && strcmp(argv[1], "abort") == 0 && rank == 1) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (argc > 1 && strcmp(argv[1], "kill") == 0 && rank == 1) raise(SIGKILL);
   return MPI_Finalize() == MPI_SUCCESS ? 0 : 1;
 }

@@ -175,14 +175,15 @@ def main():
         if "not counted on ranks 2" not in run.stdout:
             fail("the banner does not say rank 2 was not counted")
     elif section == "abort":
-        output = os.path.join(scratch, "job.json")
-        run = mpirun([linked_app(prefix, libdir, scratch), "abort"],
-                     dict(events, PMAPI_MPI_OUTPUT=output), timeout=60)
-        if run.returncode == 0:
-            fail("MPI_Abort should make the job fail")
-        left = os.listdir(scratch)
-        if any(name.startswith("job.json") for name in left):
-            fail("an aborted job left output behind: %s" % left)
+        app = linked_app(prefix, libdir, scratch)
+        for how in ("abort", "kill"):  # MPI_Abort on rank 1; rank 1 killed by SIGKILL
+            output = os.path.join(scratch, "job.json")
+            run = mpirun([app, how], dict(events, PMAPI_MPI_OUTPUT=output), timeout=60)
+            if run.returncode == 0:
+                fail("%s on rank 1 should make the job fail" % how)
+            left = os.listdir(scratch)
+            if any(name.startswith("job.json") for name in left):
+                fail("a job ended by %s left output behind: %s" % (how, left))
     elif section == "pmcount":
         pmcount = os.path.join(prefix, "bin", "pmcount")
         pattern = os.path.join(scratch, "counts.%r.csv")
