@@ -12,6 +12,16 @@ namespace {
 constexpr const char *kHardwareDefaultGroup = "pm_basic";
 constexpr const char *kSoftwareDefaultGroup = "pm_sw_basic";
 
+// What a group lists on its free counters (docs/catalog.md, "Groups"): not a member.
+constexpr const char *kGroupFiller = "cpu-migrations";
+
+// A tracepoint name ("syscalls:sys_enter_getppid"): one colon, not libpfm4's "pmu::event".
+bool IsTracepoint(const std::string &name) {
+  const size_t colon = name.find(':');
+  return colon != std::string::npos && colon > 0 && name.find("::") == std::string::npos &&
+         name.find(':', colon + 1) == std::string::npos;
+}
+
 // The catalog's public name lookup: counter `counter`'s list of pm_initialize. Ids are never
 // assumed: they are what the list says for this counter.
 const pm_events2_t *FindOnCounter(const pm_info2_t &info, int counter, const std::string &name) {
@@ -67,8 +77,18 @@ std::string RankCounters::Program(const std::string &spec) {
   pm_groups_info_t groups;
   memset(&info, 0, sizeof info);
   memset(&groups, 0, sizeof groups);
+  // The lists hold the common tracepoints only; others are listed when PMAPI_LIST_TRACEPOINTS
+  // names them (docs/catalog.md, "The bound"), which moves no other id. Set around this one
+  // call, unless the user set it, so that every tracepoint named here can be found by name.
+  std::string tracepoints;
+  for (const std::string &name : SplitNames(spec)) {
+    if (IsTracepoint(name)) tracepoints += (tracepoints.empty() ? "" : ",") + name;
+  }
+  const bool list_more = !tracepoints.empty() && getenv("PMAPI_LIST_TRACEPOINTS") == nullptr;
+  if (list_more) setenv("PMAPI_LIST_TRACEPOINTS", tracepoints.c_str(), 0);
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
                          PM_CURRENT);
+  if (list_more) unsetenv("PMAPI_LIST_TRACEPOINTS");
   if (rc != 0) return PmError("pm_initialize", rc);
 
   pm_prog_t prog;
@@ -85,9 +105,16 @@ std::string RankCounters::Program(const std::string &spec) {
   if (group) {
     prog.mode.b.is_group = 1;
     prog.events[0] = group->group_id;
-    for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
+    // Members sit on counters 0..n-1, the filler on the free ones after them: n is past the
+    // last counter that does not hold the filler (no shipped group ends with the filler).
+    const pm_events2_t *filler = FindOnCounter(info, 0, kGroupFiller);
+    int members = MAX_COUNTERS;
+    while (members > 0 && (group->events[members - 1] == COUNT_NOTHING ||
+                           (filler && group->events[members - 1] == filler->event_id))) {
+      --members;
+    }
+    for (int counter = 0; counter < members; ++counter) {
       const int id = group->events[counter];
-      if (id == COUNT_NOTHING) continue;
       const pm_events2_t *member = nullptr;
       for (int i = 0; counter < info.maxpmcs && i < info.maxevents[counter]; ++i) {
         if (info.list_events[counter][i].event_id == id) member = &info.list_events[counter][i];
@@ -106,6 +133,10 @@ std::string RankCounters::Program(const std::string &spec) {
       const std::string &name = names[counter];
       if (name.empty()) return "PMAPI_MPI_EVENTS='" + spec + "' has an empty event name";
       const pm_events2_t *event = FindOnCounter(info, static_cast<int>(counter), name);
+      if (!event && IsTracepoint(name) && !list_more && getenv("PMAPI_LIST_TRACEPOINTS")) {
+        return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (a tracepoint: the " +
+               "PMAPI_LIST_TRACEPOINTS you set does not list it)";
+      }
       if (!event) {
         return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (neither an event nor a " +
                "group of this machine; pmlist lists them)";
