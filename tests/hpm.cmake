@@ -51,3 +51,11 @@ if(TARGET pmapi_bench)
   # tests/bench/hpm_bench.cpp measures hpmStart+hpmStop against pm_start/stop_mythread.
   target_link_libraries(pmapi_bench PRIVATE hpm)
 endif()
+
+# Nothing allocated per call after a section's first use.
+add_executable(hpm_no_alloc ${HPM_TEST_DIR}/hpm_no_alloc.c)
+target_link_libraries(hpm_no_alloc PRIVATE hpm Threads::Threads)
+target_compile_options(hpm_no_alloc PRIVATE ${PMAPI_WARNINGS})
+add_test(NAME hpm.no_allocation COMMAND hpm_no_alloc)
+set_tests_properties(hpm.no_allocation PROPERTIES ENVIRONMENT
+                     "HPM_OUTPUT_NAME=${CMAKE_CURRENT_BINARY_DIR}/hpm_no_alloc.perfhpm;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache")
