@@ -14,6 +14,7 @@ namespace {
 
 std::atomic<Run *> g_run{nullptr};
 std::atomic<int> g_generation{0};
+std::atomic<Run *> g_finished{nullptr};  // terminated runs, newest first
 
 constexpr long kMaxSections = 1000000;  // a bound for HPM_NUM_INST_PTS
 
@@ -92,7 +93,10 @@ void Terminate(const char *file, int line) {
   run->terminate_ns = NowNs();
   WriteReports(*run);
   if (run->counting) pm_delete_program_mythread();
-  // The run stays allocated: another thread may still be inside a call with it.
+  // The run stays allocated, and reachable from g_finished (no leak report):
+  // another thread may still be inside a call with it.
+  run->previous = g_finished.load(std::memory_order_relaxed);
+  g_finished.store(run, std::memory_order_release);
 }
 
 void GetTimeAndCounters(int num_counters, double *time, long long *values) {
