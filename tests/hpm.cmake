@@ -32,7 +32,10 @@ if(CMAKE_Fortran_COMPILER_LOADED)
     target_compile_options(${target} PRIVATE -Wall -Werror -ffree-line-length-none)
   endforeach()
   target_compile_options(hpm_fortran_8 PRIVATE -fdefault-integer-8)
-  foreach(case fortran fortran_8)
+  add_executable(hpm_fortran_noheader ${HPM_TEST_DIR}/hpm_fortran_noheader.f90)
+  target_link_libraries(hpm_fortran_noheader PRIVATE hpm)
+  target_compile_options(hpm_fortran_noheader PRIVATE -Wall -Werror)
+  foreach(case fortran fortran_8 fortran_noheader)
     add_test(NAME hpm.${case}
              COMMAND ${Python3_EXECUTABLE} ${HPM_TEST_DIR}/run_scenario.py ${case}
                      $<TARGET_FILE:hpm_${case}> $<TARGET_FILE:hpm_scenarios>)

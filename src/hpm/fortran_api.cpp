@@ -99,3 +99,25 @@ HPM_FORTRAN void f_hpmgetcounters_8(long long *values) {
 HPM_FORTRAN void f_hpmgettimeandcounters_8(const int64_t *n, double *time, long long *values) {
   hpm::GetTimeAndCounters(n ? Clamp(*n) : 0, time, values);
 }
+
+// Without f_hpm.h: gfortran calls an external f_hpmstart(1, 'label') as
+// f_hpmstart_(&id, label, hidden length as size_t). These take that form, so
+// code that declares nothing still links; it records no line.
+HPM_FORTRAN void f_hpminit_(const int *task, const char *name, size_t name_len) {
+  hpm::Init(task ? *task : 0, name, name_len, nullptr, 0);
+}
+HPM_FORTRAN void f_hpmterminate_(const int *) { hpm::Terminate(nullptr, 0); }
+HPM_FORTRAN void f_hpmstart_(const int *id, const char *label, size_t label_len) {
+  Start(id ? *id : -1, label, static_cast<int64_t>(label_len), 0, nullptr, 0, false);
+}
+HPM_FORTRAN void f_hpmstop_(const int *id) { Stop(id ? *id : -1, 0, nullptr, 0); }
+HPM_FORTRAN void f_hpmtstart_(const int *id, const char *label, size_t label_len) {
+  Start(id ? *id : -1, label, static_cast<int64_t>(label_len), 0, nullptr, 0, true);
+}
+HPM_FORTRAN void f_hpmtstop_(const int *id) { Stop(id ? *id : -1, 0, nullptr, 0); }
+HPM_FORTRAN void f_hpmgetcounters_(long long *values) {
+  hpm::GetTimeAndCounters(MAX_COUNTERS, nullptr, values);
+}
+HPM_FORTRAN void f_hpmgettimeandcounters_(const int *n, double *time, long long *values) {
+  hpm::GetTimeAndCounters(n ? Clamp(*n) : 0, time, values);
+}

@@ -129,6 +129,12 @@ def case(name, program, helper):
         report, _, _ = run(program, [], env)
         nested_checks(report)
         expect(section(report, 1)["file"].endswith("hpm_fortran_8.F90"), "file recorded")
+    elif name == "fortran_noheader":
+        report, _, _ = run(program, [], env)
+        expect(counts(report, 1) == (1, 1300, 1000), f"outer: {counts(report, 1)}")
+        expect(counts(report, 2) == (3, 300, 300), f"inner: {counts(report, 2)}")
+        expect(section(report, 2)["label"] == "inner", "Fortran blanks dropped from the label")
+        expect(report["program"] == "hpm_fortran_noheader", report["program"])
     elif name == "event_set_names":
         report, _, _ = run(program, ["ten_calls"], {"HPM_EVENT_SET": "task-clock, " + GETPPID})
         expect(report["events"] == ["task-clock", GETPPID], report["events"])
