@@ -19,8 +19,8 @@
 extern "C" {
 #endif
 
-/* Sections are numbered 0 .. HPM_NUM_INST_PTS-1 (100 unless the environment
- * variable HPM_NUM_INST_PTS asks for more). */
+/* Section ids run from 0 to HPM_NUM_INST_PTS (100 unless the environment
+ * variable HPM_NUM_INST_PTS says otherwise): numbering from 0 or from 1 fits. */
 #define HPM_DEFAULT_INST_PTS 100
 
 void hpmInit(int taskID, const char *progName);

@@ -71,7 +71,8 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
     while (program_len > 0 && program[program_len - 1] == ' ') --program_len;
     run->program.assign(program, program_len);
   }
-  run->num_sections = SectionsWanted();
+  // Ids 0..n: codes number their n sections from 0 or from 1, and both fit.
+  run->num_sections = SectionsWanted() + 1;
   run->sections.reset(new (std::nothrow) Section[run->num_sections]);
   if (!run->sections) {
     fprintf(stderr, "libhpm: out of memory for %d sections\n", run->num_sections);

@@ -15,7 +15,7 @@ const Text kTexts[] = {
     {"before_init", "libhpm call before hpmInit (or after hpmTerminate): ignored"},
     {"init_twice", "hpmInit called again before hpmTerminate: ignored"},
     {"terminate_twice", "hpmTerminate without a run in progress (called twice?): ignored"},
-    {"id_out_of_range", "section id out of range 0..HPM_NUM_INST_PTS-1: ignored"},
+    {"id_out_of_range", "section id out of range 0..HPM_NUM_INST_PTS (100 unless set): ignored"},
     {"stop_without_start", "hpmStop of a section this thread has not started: ignored"},
     {"unbalanced",
      "hpmStop of a section whose nested sections are still open: they are stopped first"},

@@ -10,7 +10,7 @@ enum class Misuse {
   kBeforeInit,        // a call before hpmInit (or after hpmTerminate)
   kInitTwice,         // hpmInit while a run is going on
   kTerminateTwice,    // hpmTerminate with no run going on
-  kIdOutOfRange,      // instID < 0 or >= HPM_NUM_INST_PTS
+  kIdOutOfRange,      // instID < 0 or > HPM_NUM_INST_PTS
   kStopWithoutStart,  // hpmStop of a section this thread has not started
   kUnbalanced,        // hpmStop of a section with sections nested in it still open
   kStartedTwice,      // hpmStart of a section this thread has open already

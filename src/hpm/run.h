@@ -35,7 +35,7 @@ struct Run {
   long long terminate_ns = 0;
   EventSet events;
   bool counting = false;  // the event set was programmed
-  int num_sections = 0;
+  int num_sections = 0;   // valid ids: 0 .. num_sections-1
   std::unique_ptr<Section[]> sections;
   std::mutex describe_lock;  // taken once per section, at its first start
   MisuseCounts misuse;

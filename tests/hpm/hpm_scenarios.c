@@ -121,21 +121,25 @@ static void unbalanced(void) {
 static void out_of_range(void) {
   hpmInit(0, "out_of_range");
   hpmStart(-1, "negative");
-  hpmStart(100, "one too far");
-  hpmStop(100);
+  hpmStart(101, "one too far");
+  hpmStop(101);
   hpmTstart(1 << 30, "far");
-  hpmStart(99, "last");
+  hpmStart(100, "last");
   getppid_calls(10);
-  hpmStop(99);
+  hpmStop(100);
+  hpmStart(0, "first");
+  hpmStop(0);
   hpmTerminate(0);
 }
 
 /* HPM_NUM_INST_PTS=200 in the environment. */
 static void more_sections(void) {
   hpmInit(0, "more_sections");
-  hpmStart(150, "beyond 100");
+  hpmStart(200, "beyond 100");
   getppid_calls(10);
-  hpmStop(150);
+  hpmStop(200);
+  hpmStart(201, "beyond 200");
+  hpmStop(201);
   hpmTerminate(0);
 }
 

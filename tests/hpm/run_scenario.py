@@ -185,10 +185,12 @@ def case(name, program, helper):
         report, _, stderr = run(program, [name], env)
         message_once(stderr, "out of range")
         bad_use(report, "id_out_of_range", 4)
-        expect(counts(report, 99) == (1, 10, 10), "section 99")
+        expect(counts(report, 100) == (1, 10, 10), "section 100")
+        expect(counts(report, 0) == (1, 0, 0), "section 0")
     elif name == "more_sections":
         report, _, _ = run(program, [name], dict(env, HPM_NUM_INST_PTS="200"))
-        expect(counts(report, 150) == (1, 10, 10), "section 150")
+        expect(counts(report, 200) == (1, 10, 10), "section 200")
+        bad_use(report, "id_out_of_range", 2)  # start and stop of 201
     elif name == "terminate_twice":
         report, _, stderr = run(program, [name], env)
         message_once(stderr, "hpmTerminate without a run")
