@@ -28,12 +28,14 @@ def expect(cond, message):
         fail(message)
 
 
-def run(program, args, env=None, events_file=None, expect_exit=0):
+def run(program, args, env=None, events_file=None, expect_exit=0, task=0):
     """Runs the program in a fresh directory; returns (report json, text, stderr)."""
     with tempfile.TemporaryDirectory(prefix="hpm-test.") as work:
         full_env = dict(os.environ)
         full_env.pop("HPM_EVENT_SET", None)
-        full_env.pop("HPM_OUTPUT_NAME", None)
+        for name in ("HPM_OUTPUT_NAME", "HPM_NUM_INST_PTS", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                     "PMIX_RANK"):
+            full_env.pop(name, None)
         full_env.update(env or {})
         if events_file is not None:
             with open(os.path.join(work, "libHPMevents"), "w") as f:
@@ -47,7 +49,7 @@ def run(program, args, env=None, events_file=None, expect_exit=0):
         texts = sorted(p for p in glob.glob(os.path.join(work, "perfhpm*")) if not p.endswith(".json"))
         expect(len(texts) == 1, f"one text report expected, found {texts}")
         text_path = texts[0]
-        expect(os.path.basename(text_path) == f"perfhpm0.{proc_pid(text_path)}",
+        expect(os.path.basename(text_path) == f"perfhpm{task}.{proc_pid(text_path)}",
                f"report name {text_path}")
         with open(text_path) as f:
             text = f.read()
@@ -135,6 +137,12 @@ def case(name, program, helper):
         expect(counts(report, 2) == (3, 300, 300), f"inner: {counts(report, 2)}")
         expect(section(report, 2)["label"] == "inner", "Fortran blanks dropped from the label")
         expect(report["program"] == "hpm_fortran_noheader", report["program"])
+    elif name == "mpi_rank":
+        # Under an MPI launcher the rank names the task; the taskID given is kept.
+        report, _, _ = run(program, ["ten_calls"], dict(env, PMI_RANK="3"), task=3)
+        expect(report["task"] == 3 and report["requested_task"] == 0, "task from PMI_RANK")
+        report, _, _ = run(program, ["ten_calls"], dict(env, OMPI_COMM_WORLD_RANK="12"), task=12)
+        expect(report["task"] == 12, "task from OMPI_COMM_WORLD_RANK")
     elif name == "event_set_names":
         report, _, _ = run(program, ["ten_calls"], {"HPM_EVENT_SET": "task-clock, " + GETPPID})
         expect(report["events"] == ["task-clock", GETPPID], report["events"])
