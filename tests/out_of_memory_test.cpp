@@ -24,6 +24,7 @@ namespace {
 long g_allocations_left = -1;
 long g_allocations_made = 0;
 
+#ifndef PMAPI_SANITIZER_OWNS_MALLOC
 bool Refuse() {
   ++g_allocations_made;
   if (g_allocations_left < 0) return false;
@@ -31,6 +32,7 @@ bool Refuse() {
   --g_allocations_left;
   return false;
 }
+#endif
 }  // namespace
 
 #ifndef PMAPI_SANITIZER_OWNS_MALLOC

@@ -131,6 +131,28 @@ int ReadAll(pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
   return ReadContext(System(), -1, data, stamp, times);
 }
 
+// pm_start and pm_stop are pm_tstart and pm_tstop without a time stamp.
+int StartSystem(timebasestruct_t *time) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    int rc = StartContext(System(), time);
+    if (rc == 0) g_clock.Started(MonotonicNanos());
+    return rc;
+  });
+}
+
+int StopSystem(timebasestruct_t *time) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    const uint64_t before = MonotonicNanos();
+    int rc = StopContext(System(), time);
+    if (!System()->counting()) g_clock.Stopped(before);
+    return rc;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -178,34 +200,13 @@ int pm_delete_program(void) {
   });
 }
 
-int pm_tstart(timebasestruct_t *time) {
-  return Guarded([&] {
-    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-    if (!System()) return NoProgram(kFamily);
-    int rc = StartContext(System(), time);
-    if (rc == 0) g_clock.Started(MonotonicNanos());
-    return rc;
-  });
-}
+int pm_start(void) { return StartSystem(nullptr); }
 
-int pm_start(void) {
-  return Guarded([&] { return pm_tstart(nullptr); });
-}
+int pm_tstart(timebasestruct_t *time) { return time ? StartSystem(time) : NullArgument("time"); }
 
-int pm_tstop(timebasestruct_t *time) {
-  return Guarded([&] {
-    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-    if (!System()) return NoProgram(kFamily);
-    const uint64_t before = MonotonicNanos();
-    int rc = StopContext(System(), time);
-    if (!System()->counting()) g_clock.Stopped(before);
-    return rc;
-  });
-}
+int pm_stop(void) { return StopSystem(nullptr); }
 
-int pm_stop(void) {
-  return Guarded([&] { return pm_tstop(nullptr); });
-}
+int pm_tstop(timebasestruct_t *time) { return time ? StopSystem(time) : NullArgument("time"); }
 
 int pm_reset_data(void) {
   return Guarded([&] {

@@ -27,6 +27,31 @@ struct GroupReadBuffer {
   uint64_t values[kMaxGroupEvents];
 };
 
+// Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
+// privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
+// the same event opens with nothing excluded.
+Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, perf_event_attr attr,
+                   int err) {
+  const std::string what = "cannot open event " + event.name + " (counter " +
+                           std::to_string(event.counter) + ") on " + target.description;
+  if (err == EINVAL && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv)) {
+    attr.exclude_user = attr.exclude_kernel = attr.exclude_hv = 0;
+    attr.disabled = 1;
+    attr.pinned = 0;
+    Kernel &kernel = CurrentKernel();
+    const int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, -1);
+    if (fd >= 0) {
+      kernel.Close(fd);
+      // NoHardware, as for any event the kernel cannot count as asked: a tool that counts
+      // events one by one (pmcount) then marks this one and counts the others.
+      return Status(Pmapi_NoHardware,
+                    what + ": its PMU cannot exclude a privilege level, it counts all of them "
+                           "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
+    }
+  }
+  return StatusFromErrno(err, what);
+}
+
 }  // namespace
 
 CounterGroup::CounterGroup(CounterGroup &&other) noexcept
@@ -63,9 +88,7 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
     attr.pinned = leader;
     int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, leader ? -1 : fds_[0]);
     if (fd < 0) {
-      Status status =
-          StatusFromErrno(-fd, "cannot open event " + event.name + " (counter " +
-                                   std::to_string(event.counter) + ") on " + target.description);
+      Status status = OpenFailure(event, target, attr, -fd);
       Close();
       return status;
     }
