@@ -103,13 +103,21 @@ bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::s
       bool match = IsNumber(name) ? atol(name.c_str()) == group.group_id
                                   : strcmp(group.short_name, name.c_str()) == 0;
       if (!match) continue;
+      // The public lists name an event on every counter: the members on
+      // 0..n-1, then a filler repeated on the free counters. A group names no
+      // event twice, so counting each name once counts the members (and, in a
+      // group that lacks the filler event, that event once more: a real count).
+      // The events are programmed one by one, so every column is counted.
       out->prog = EmptyProgram();
-      out->prog.mode.b.is_group = 1;
-      out->prog.events[0] = group.group_id;
       out->names.clear();
       for (int k = 0; k < MAX_COUNTERS && group.events[k] != COUNT_NOTHING; ++k) {
         const char *member = EventName(c, k, group.events[k]);
-        out->names.push_back(member ? member : "?");
+        if (!member) break;
+        bool seen = false;
+        for (const std::string &earlier : out->names) seen = seen || earlier == member;
+        if (seen) break;
+        out->prog.events[k] = group.events[k];
+        out->names.push_back(member);
       }
       out->description =
           "group " + std::string(group.short_name) + " (" + std::to_string(group.group_id) + ")";

@@ -88,6 +88,26 @@ static void get_counters(void) {
   hpmTerminate(0);
 }
 
+/* Prints the group's members: the lists name an event on every counter, a
+ * filler repeated on the free ones; a group names no event twice. */
+static void print_members(const pm_info2_t *info, const pm_groups_t *group) {
+  const char *names[MAX_COUNTERS];
+  int k, i, j, n = 0;
+  for (k = 0; k < MAX_COUNTERS && group->events[k] != COUNT_NOTHING; ++k) {
+    const char *name = NULL;
+    for (i = 0; i < info->maxevents[k]; ++i) {
+      if (info->list_events[k][i].event_id == group->events[k])
+        name = info->list_events[k][i].short_name;
+    }
+    if (!name) break;
+    for (j = 0; j < n; ++j) {
+      if (strcmp(names[j], name) == 0) return;
+    }
+    names[n++] = name;
+    printf(" %s", name);
+  }
+}
+
 /* One section of 10 calls: what the event-selection runs look at. */
 static void ten_calls(void) {
   hpmInit(0, "ten_calls");
@@ -199,7 +219,7 @@ static void open_at_terminate(void) {
 static int print_group(const char *name) {
   pm_info2_t info;
   pm_groups_info_t groups;
-  int g, k, i;
+  int g;
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
                          PM_CURRENT);
   if (rc) {
@@ -209,13 +229,7 @@ static int print_group(const char *name) {
   for (g = 0; g < groups.maxgroups; ++g) {
     if (strcmp(groups.event_groups[g].short_name, name) != 0) continue;
     printf("%d", groups.event_groups[g].group_id);
-    for (k = 0; k < MAX_COUNTERS && groups.event_groups[g].events[k] != COUNT_NOTHING; ++k) {
-      for (i = 0; i < info.maxevents[k]; ++i) {
-        if (info.list_events[k][i].event_id == groups.event_groups[g].events[k]) {
-          printf(" %s", info.list_events[k][i].short_name);
-        }
-      }
-    }
+    print_members(&info, &groups.event_groups[g]);
     printf("\n");
     return 0;
   }

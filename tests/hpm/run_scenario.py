@@ -156,6 +156,8 @@ def case(name, program, helper):
         expect(report["event_source"] == "HPM_EVENT_SET", report["event_source"])
         expect(report["event_set"] == f"group pm_sw_basic ({number})", report["event_set"])
         expect(report["events"] == members, f"{report['events']} != {members}")
+        expect(members == ["task-clock", "context-switches", "cpu-migrations", "page-faults"],
+               f"pm_sw_basic's members (groups/software.grp): {members}")
         expect(section(report, 1)["inclusive"]["task-clock"] > 0, "task-clock counted")
     elif name == "event_set_file":
         report, _, _ = run(program, ["ten_calls"], {},
