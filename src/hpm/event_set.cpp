@@ -3,7 +3,6 @@
 // pm_initialize so that catalog ids may change under us.
 #include "event_set.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
