@@ -24,8 +24,6 @@ namespace {
 // Bumped whenever the file layout or the meaning of a stored field changes.
 constexpr int kCacheFormat = 1;
 
-const char *const kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
 // The file's contents, or "!<errno>" when it cannot be read: an unreadable file is a fact too.
 std::string ReadFact(const std::string &path, bool *readable = nullptr) {
   std::string text;

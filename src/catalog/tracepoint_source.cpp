@@ -10,11 +10,7 @@
 #include "pmapi.h"
 
 namespace pmapi {
-namespace {
-
-const char *const kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
-}  // namespace
+namespace {}  // namespace
 
 TracepointList ListTracepoints() {
   TracepointList list;

@@ -12,7 +12,7 @@
 namespace pmapi {
 
 bool ForkCounterAttr(perf_event_attr *attr) {
-  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+  for (const char *root : kTracefsRoots) {
     std::string id;
     const std::string path = std::string(root) + "/events/sched/sched_process_fork/id";
     if (CurrentKernel().ReadFile(path, &id) < 0) continue;

@@ -81,6 +81,10 @@ constexpr bool kUserSpaceReadBuilt = true;
 constexpr bool kUserSpaceReadBuilt = false;
 #endif
 
+// Where tracefs may be mounted, in the order every reader looks: its own mount point first,
+// then the one under debugfs that older systems use.
+inline constexpr const char *kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+
 // The kernel in use: the real one unless a test installed a double.
 Kernel &CurrentKernel();
 

@@ -14,6 +14,7 @@
 
 #include "catalog/pfm_bridge.h"
 #include "catalog/table_file.h"
+#include "core/kernel.h"
 
 namespace pmcount {
 namespace {
@@ -27,7 +28,7 @@ bool IsTracepoint(const std::string &name) {
   const size_t colon = name.find(':');
   if (colon == std::string::npos || name.find(':', colon + 1) != std::string::npos) return false;
   const std::string relative = "/events/" + name.substr(0, colon) + "/" + name.substr(colon + 1);
-  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+  for (const char *root : pmapi::kTracefsRoots) {
     if (access((root + relative).c_str(), F_OK) == 0) return true;
   }
   return false;

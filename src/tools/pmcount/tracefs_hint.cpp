@@ -3,11 +3,12 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "core/kernel.h"
+
 namespace pmcount {
 namespace {
 
-// Where the catalog looks for tracefs (src/catalog/tracepoint_source.cpp), in its order.
-constexpr const char *kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+using pmapi::kTracefsRoots;
 
 bool AllOf(const std::string &text, bool (*ok)(char)) {
   if (text.empty()) return false;
