@@ -10,6 +10,7 @@
 
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/timebase.h"
 
 using namespace pmapi_test;
 
@@ -81,10 +82,8 @@ TEST_F(Faults, MultiplexedCountsAreFilledAndFlagged) {
   EXPECT_EQ(data.accu[0], 10) << "raw counts, not scaled";
   EXPECT_NE(std::string(pm_strerror("", Pmapi_Multiplexed)).find("50"), std::string::npos)
       << "the message gives the share of time counted";
-  const uint64_t enabled =
-      (static_cast<uint64_t>(times.accu_timebase.tb_high) << 32) | times.accu_timebase.tb_low;
-  const uint64_t running =
-      (static_cast<uint64_t>(times.accu_purr.tb_high) << 32) | times.accu_purr.tb_low;
+  const uint64_t enabled = TimebaseNanos(times.accu_timebase);
+  const uint64_t running = TimebaseNanos(times.accu_purr);
   EXPECT_LT(running, enabled);
 }
 

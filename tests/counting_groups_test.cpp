@@ -17,6 +17,7 @@
 #include "core/fork_counter.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/timebase.h"
 
 using namespace pmapi_test;
 
@@ -346,7 +347,7 @@ TEST_F(Groups, TdataReportsTheTimeTheGroupCounted) {
   pm_accu_time_t times{};
   ASSERT_EQ(pm_get_Tdata_mygroup(&data, &times), 0);
   EXPECT_EQ(data.accu[0], 10);
-  EXPECT_GT(times.accu_timebase.tb_high | times.accu_timebase.tb_low, 0u);
+  EXPECT_GT(TimebaseNanos(times.accu_timebase), 0u);
 }
 
 TEST_F(Groups, WithoutTheForkTracepointMembersAreTheThreadsSeenJoining) {

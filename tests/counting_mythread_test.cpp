@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/counting.h"
+#include "support/timebase.h"
 
 using namespace pmapi_test;
 
@@ -82,9 +83,7 @@ TEST_F(MyThread, TimedCallsReturnMonotonicStampsAndCountedTime) {
   pm_data_t data;
   ASSERT_EQ(pm_get_tdata_mythread(&data, &read), 0);
   EXPECT_EQ(start.flag, RTC_POWER_PC);
-  auto ticks = [](const timebasestruct_t &t) {
-    return (static_cast<unsigned long long>(t.tb_high) << 32) | t.tb_low;
-  };
+  auto ticks = [](const timebasestruct_t &t) { return TimebaseNanos(t); };
   EXPECT_LE(ticks(start), ticks(stop));
   EXPECT_LE(ticks(stop), ticks(read));
   pm_accu_time_t times;
