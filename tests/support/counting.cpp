@@ -8,6 +8,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -43,6 +44,11 @@ pm_prog_t MakeProgram(std::initializer_list<int> ids, int mode) {
 
 void CallGetppid(long n) {
   for (long i = 0; i < n; ++i) syscall(SYS_getppid);
+}
+
+void CallRareSyscall(long n) {
+  timespec interval;
+  for (long i = 0; i < n; ++i) syscall(SYS_sched_rr_get_interval, 0, &interval);
 }
 
 bool DropToNobody() {

@@ -28,6 +28,15 @@ void CallGetppid(long n);
 // The tracepoint behind the exact tests.
 constexpr const char kGetppid[] = "syscalls:sys_enter_getppid";
 
+// A system call no library, daemon or other test on the machine makes
+// (glibc never calls it by itself; everyone's tests use getppid): the
+// system-wide tests count it exactly, where getppid would also count every
+// other process's calls.
+constexpr const char kRareSyscall[] = "syscalls:sys_enter_sched_rr_get_interval";
+
+// Exactly `n` sched_rr_get_interval system calls.
+void CallRareSyscall(long n);
+
 // Runs `body` in a forked child and returns its exit status (-1 if it was
 // killed). The child should _exit(0) on success.
 template <typename Body>
