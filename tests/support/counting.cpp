@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -49,6 +50,19 @@ void CallGetppid(long n) {
 void CallRareSyscall(long n) {
   timespec interval;
   for (long i = 0; i < n; ++i) syscall(SYS_sched_rr_get_interval, 0, &interval);
+}
+
+bool TouchFreshPages(long pages) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const size_t length = static_cast<size_t>(pages * page);
+  void *map = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) return false;
+  // A huge page would satisfy 512 of the writes with one fault.
+  madvise(map, length, MADV_NOHUGEPAGE);
+  volatile char *bytes = static_cast<char *>(map);
+  for (long i = 0; i < pages; ++i) bytes[i * page] = 1;
+  munmap(map, length);
+  return true;
 }
 
 bool DropToNobody() {

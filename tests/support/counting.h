@@ -42,6 +42,12 @@ void CallRareSyscall(long n);
 template <typename Body>
 int InChild(Body body);
 
+// Writes one byte to each of `pages` fresh anonymous pages, with transparent
+// huge pages off for them (MADV_NOHUGEPAGE): exactly one user-mode page
+// fault per page, whatever /sys/kernel/mm/transparent_hugepage says.
+// Returns false if the memory could not be mapped.
+bool TouchFreshPages(long pages);
+
 // Drops to the unprivileged user `nobody`; returns false if impossible.
 bool DropToNobody();
 
