@@ -10,37 +10,14 @@
 
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/rewriting_kernel.h"
 #include "support/timebase.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-// Reads through the real kernel, then rewrites what the caller sees.
-class ReadRewritingKernel : public FakeKernel {
- public:
-  enum class Mode { kPass, kZeroBytes, kShort, kMultiplexed };
-  Mode mode = Mode::kPass;
-
-  ssize_t Read(int fd, void *buf, size_t size) override {
-    ssize_t n = FakeKernel::Read(fd, buf, size);
-    if (n <= 0) return n;
-    switch (mode) {
-      case Mode::kPass:
-        return n;
-      case Mode::kZeroBytes:
-        return 0;
-      case Mode::kShort:
-        return n - 8;
-      case Mode::kMultiplexed: {
-        uint64_t *words = static_cast<uint64_t *>(buf);
-        words[2] = words[1] / 2;  // time_running = half of time_enabled
-        return n;
-      }
-    }
-    return n;
-  }
-};
+using Mode = RewritingKernel::Mode;
 
 class Faults : public ::testing::Test {
  protected:
@@ -52,21 +29,21 @@ class Faults : public ::testing::Test {
   void TearDown() override { pm_delete_program_mythread(); }
   int getppid_ = COUNT_NOTHING;
   int clock_ = COUNT_NOTHING;
-  ReadRewritingKernel kernel_;
+  RewritingKernel kernel_;
 };
 
 TEST_F(Faults, UnschedulableGroupIsReportedNotZero) {
   ScopedKernel scoped(&kernel_);
   pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0);
-  kernel_.mode = ReadRewritingKernel::Mode::kZeroBytes;
+  kernel_.Rewrite(Mode::kZeroBytes);
   pm_data_t data;
   EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_NotSchedulable);
   EXPECT_NE(std::string(pm_strerror("", Pmapi_NotSchedulable)).find("fewer events"),
             std::string::npos);
-  kernel_.mode = ReadRewritingKernel::Mode::kShort;
+  kernel_.Rewrite(Mode::kShort);
   EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_ShortRead);
-  kernel_.mode = ReadRewritingKernel::Mode::kPass;
+  kernel_.Rewrite(Mode::kPass);
   EXPECT_EQ(pm_get_data_mythread(&data), 0) << "the context is still usable";
 }
 
@@ -75,7 +52,7 @@ TEST_F(Faults, MultiplexedCountsAreFilledAndFlagged) {
   pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0);
   CallGetppid(10);
-  kernel_.mode = ReadRewritingKernel::Mode::kMultiplexed;
+  kernel_.Rewrite(Mode::kMultiplexed, -1, 0, 2);  // running: half the time enabled
   pm_data_t data;
   pm_accu_time_t times;
   EXPECT_EQ(pm_get_Tdata_mythread(&data, &times), Pmapi_Multiplexed);

@@ -8,7 +8,13 @@
 
 namespace pmapi_test {
 
-CallingChild::CallingChild(long calls_on_go) : calls_on_go_(calls_on_go) {
+CallingChild::CallingChild(long calls_on_go) : calls_on_go_(calls_on_go) { Start(); }
+
+CallingChild::CallingChild(std::function<void()> on_go) : on_go_(std::move(on_go)) { Start(); }
+
+bool CallingChild::Go() { return on_go_ ? Calls(kRunBody) : Calls(calls_on_go_); }
+
+void CallingChild::Start() {
   int command[2], done[2];
   if (pipe(command) != 0) return;
   if (pipe(done) != 0) {
@@ -18,12 +24,17 @@ CallingChild::CallingChild(long calls_on_go) : calls_on_go_(calls_on_go) {
   }
   pid_ = fork();
   if (pid_ == 0) {
-    // Only system calls from here: the parent may have other threads.
+    // Only system calls from here (and the test's own body): the parent may have other
+    // threads, whose locks the child inherits held.
     close(command[1]);
     close(done[0]);
     long n;
     while (read(command[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) {
-      CallGetppid(n);
+      if (n == kRunBody) {
+        if (on_go_) on_go_();
+      } else {
+        CallGetppid(n);
+      }
       if (write(done[1], "x", 1) != 1) break;
     }
     _exit(0);
