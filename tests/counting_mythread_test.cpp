@@ -148,7 +148,7 @@ TEST_F(MyThread, SoftwareEventsFollowTheModeBits) {
   count_faults(PM_USER, &user_faults, &user_calls);
   count_faults(PM_KERNEL, &kernel_faults, &kernel_calls);
   EXPECT_GE(user_faults, kPages);
-  EXPECT_LE(user_faults, kPages + kPages / 100 + 32) << "one fault per page, and few others";
+  EXPECT_LE(user_faults, kPages + FaultSlack(kPages)) << "one fault per page, and few others";
   EXPECT_LT(kernel_faults, kPages / 10);
   EXPECT_EQ(user_calls, 100);
   EXPECT_EQ(kernel_calls, 100);

@@ -204,7 +204,7 @@ TEST_F(GroupProgram, ShippedSyscallGroupCountsEveryCallOnce) {
   };
   const long long overhead = count_calls(0);
   EXPECT_GE(overhead, 1) << "the stop's own ioctl";
-  EXPECT_LE(overhead, 4) << "the library makes few system calls of its own here";
+  EXPECT_LE(overhead, kUnderSanitizer ? 64 : 4) << "the library makes few system calls here";
   EXPECT_EQ(count_calls(800), overhead + 800);
 }
 

@@ -53,6 +53,24 @@ int InChild(Body body);
 // Returns false if the memory could not be mapped.
 bool TouchFreshPages(long pages);
 
+// Whether this build runs under ASan or TSan, whose shadow memory takes page faults of its own
+// (TSan several per application page).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kUnderSanitizer = true;
+#elif defined(__has_feature)  // clang; nested because gcc cannot parse __has_feature(...)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kUnderSanitizer = true;
+#else
+constexpr bool kUnderSanitizer = false;
+#endif
+#else
+constexpr bool kUnderSanitizer = false;
+#endif
+
+// How many page faults besides one per page TouchFreshPages(pages) may add: a library page
+// or the stack growing (1% + 32), or the sanitizer's shadow memory.
+inline long FaultSlack(long pages) { return kUnderSanitizer ? pages * 5 : pages / 100 + 32; }
+
 // Drops to the unprivileged user `nobody`; returns false if impossible.
 bool DropToNobody();
 
