@@ -24,9 +24,12 @@ set(PMCOUNT_TEST_PREFIX ${CMAKE_CURRENT_BINARY_DIR}/tools-prefix)
 add_test(NAME tools.install
          COMMAND ${CMAKE_COMMAND} --install ${PROJECT_BINARY_DIR} --prefix ${PMCOUNT_TEST_PREFIX})
 set_tests_properties(tools.install PROPERTIES FIXTURES_SETUP tools_installed TIMEOUT 120)
-foreach(section exact exit signals system bad pmlist misc unprivileged)
+# A section that cannot run here (no tracefs, not root) exits 77: ctest shows it skipped, and
+# its output says why. binaries: every installed binary runs from the tree (run paths).
+foreach(section exact exit signals system bad pmlist misc unprivileged binaries)
   add_test(NAME tools.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/installed_tools.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
-  set_tests_properties(tools.${section} PROPERTIES FIXTURES_REQUIRED tools_installed TIMEOUT 120)
+  set_tests_properties(tools.${section} PROPERTIES FIXTURES_REQUIRED tools_installed TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
 endforeach()

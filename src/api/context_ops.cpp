@@ -40,12 +40,10 @@ Context *MyContext() {
   return mine;
 }
 
-int NullArgument(const char *name) {
-  return Report(Pmapi_InvalidArg, std::string(name) + " is NULL");
-}
+int NullArgument(const char *name) { return Report(Status(Pmapi_InvalidArg, {name, " is NULL"})); }
 
 int NoProgram(const char *family) {
-  return Report(Pmapi_NoSetProg, std::string("no ") + family + " program is set");
+  return Report(Status(Pmapi_NoSetProg, {"no ", family, " program is set"}));
 }
 
 Status ProgramFromClient(const pm_prog_t *prog, Program *out) {

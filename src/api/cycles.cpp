@@ -5,7 +5,12 @@
 
 double pm_cycles(void) {
   // The nominal clock does not change while the process runs; a function-local
-  // static computes it once even under concurrent first calls.
-  static const double hz = pmapi::NominalCpuHz();
-  return hz;
+  // static computes it once even under concurrent first calls. Out of memory
+  // while computing it, the answer is 0 (unknown) and the next call tries again.
+  try {
+    static const double hz = pmapi::NominalCpuHz();
+    return hz;
+  } catch (...) {
+    return 0.0;
+  }
 }

@@ -3,6 +3,7 @@
 // process. The caller also gets its own context, as a member (§5.6).
 #include <unistd.h>
 
+#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
@@ -47,7 +48,7 @@ Status CreateMyGroup(const pm_prog_t *prog) {
   }
   std::shared_ptr<CountingGroup> group;
   const bool start = prog->mode.b.count;
-  status = CountingGroup::Create(program, roots, static_cast<int>(roots.size()), start, &group);
+  status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   status = CreateMyThreadContext(std::move(program), start, group);
   if (!status.ok()) group->Delete();
@@ -65,72 +66,90 @@ int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
 extern "C" {
 
 int pm_set_program_mygroup(pm_prog_t *prog) {
-  if (MyContext()) {
-    return Report(Pmapi_ProgExists,
-                  "this thread already has a context (its own, a group's, or one inherited from "
-                  "the thread that created it); pm_delete_program_mythread first");
-  }
-  return Report(CreateMyGroup(prog));
+  return Guarded([&] {
+    if (MyContext()) {
+      return Report(Pmapi_ProgExists,
+                    "this thread already has a context (its own, a group's, or one inherited from "
+                    "the thread that created it); pm_delete_program_mythread first");
+    }
+    return Report(CreateMyGroup(prog));
+  });
 }
 
 int pm_get_program_mygroup(pm_prog_t *prog) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  if (!group) return rc;
-  if (!prog) return Report(Pmapi_InvalidArg, "prog is NULL");
-  group->program().ToAix(group->counting(), prog);
-  return 0;
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    if (!group) return rc;
+    if (!prog) return Report(Pmapi_InvalidArg, "prog is NULL");
+    group->program().ToAix(group->counting(), prog);
+    return 0;
+  });
 }
 
 int pm_delete_program_mygroup(void) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  if (!group) return rc;
-  group->Delete();
-  Registry::Get().DropMyThread();
-  return 0;
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    if (!group) return rc;
+    group->Delete();
+    Registry::Get().DropMyThread();
+    return 0;
+  });
 }
 
 int pm_start_mygroup(void) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  return group ? Report(group->Start(t_my_context)) : rc;
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    return group ? Report(group->Start(t_my_context)) : rc;
+  });
 }
 
 int pm_tstart_mygroup(timebasestruct_t *time) {
-  if (!time) return NullArgument("time");
-  int rc = pm_start_mygroup();
-  if (rc == 0) StampNow(time);
-  return rc;
+  return Guarded([&] {
+    if (!time) return NullArgument("time");
+    int rc = pm_start_mygroup();
+    if (rc == 0) StampNow(time);
+    return rc;
+  });
 }
 
 int pm_stop_mygroup(void) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  return group ? Report(group->Stop(t_my_context)) : rc;
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    return group ? Report(group->Stop(t_my_context)) : rc;
+  });
 }
 
 int pm_tstop_mygroup(timebasestruct_t *time) {
-  if (!time) return NullArgument("time");
-  int rc = pm_stop_mygroup();
-  if (rc == 0) StampNow(time);
-  return rc;
+  return Guarded([&] {
+    if (!time) return NullArgument("time");
+    int rc = pm_stop_mygroup();
+    if (rc == 0) StampNow(time);
+    return rc;
+  });
 }
 
 int pm_reset_data_mygroup(void) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  return group ? Report(group->Reset(t_my_context)) : rc;
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    return group ? Report(group->Reset(t_my_context)) : rc;
+  });
 }
 
-int pm_get_data_mygroup(pm_data_t *data) { return Read(data, nullptr, nullptr); }
+int pm_get_data_mygroup(pm_data_t *data) {
+  return Guarded([&] { return Read(data, nullptr, nullptr); });
+}
 
 int pm_get_tdata_mygroup(pm_data_t *data, timebasestruct_t *time) {
-  return time ? Read(data, time, nullptr) : NullArgument("time");
+  return Guarded([&] { return time ? Read(data, time, nullptr) : NullArgument("time"); });
 }
 
 int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
-  return times ? Read(data, nullptr, times) : NullArgument("times");
+  return Guarded([&] { return times ? Read(data, nullptr, times) : NullArgument("times"); });
 }
 
 }  // extern "C"

@@ -16,7 +16,7 @@ using pmapi::Report;
 namespace {
 
 int Unsupported(const char *function, const char *why) {
-  return Report(Pmapi_Unsupported, std::string(function) + ": " + why);
+  return Report(pmapi::Status(Pmapi_Unsupported, {function, ": ", why}));
 }
 
 constexpr const char kWpar[] = "AIX workload partitions (WPAR) do not exist on Linux";

@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/targets.h"
 #include "core/enabled_clock.h"
@@ -130,114 +131,145 @@ int ReadAll(pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
   return ReadContext(System(), -1, data, stamp, times);
 }
 
+// pm_start and pm_stop are pm_tstart and pm_tstop without a time stamp.
+int StartSystem(timebasestruct_t *time) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    int rc = StartContext(System(), time);
+    if (rc == 0) g_clock.Started(MonotonicNanos());
+    return rc;
+  });
+}
+
+int StopSystem(timebasestruct_t *time) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    const uint64_t before = MonotonicNanos();
+    int rc = StopContext(System(), time);
+    if (!System()->counting()) g_clock.Stopped(before);
+    return rc;
+  });
+}
+
 }  // namespace
 
 extern "C" {
 
 int pm_set_program(pm_prog_t *prog) {
-  Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.system_calls());
-  if (System()) {
-    return Report(Pmapi_ProgExists,
-                  "the system-wide context is already programmed; pm_delete_program first");
-  }
-  Program program;
-  Status status = ProgramFromClient(prog, &program);
-  if (status.ok()) status = registry.CheckSystemAllowed();
-  std::vector<GroupTarget> targets;
-  if (status.ok()) status = SystemTargets(program.proctree(), &targets);
-  std::unique_ptr<Context> context;
-  if (status.ok())
-    status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
-  if (status.ok()) status = registry.AdoptSystem(std::move(context));
-  if (status.ok()) {
-    g_clock.Clear();
-    if (prog->mode.b.count) g_clock.Started(MonotonicNanos());
-  }
-  return Report(status);
+  return Guarded([&] {
+    Registry &registry = Registry::Get();
+    std::lock_guard<std::mutex> lock(registry.system_calls());
+    if (System()) {
+      return Report(Pmapi_ProgExists,
+                    "the system-wide context is already programmed; pm_delete_program first");
+    }
+    Program program;
+    Status status = ProgramFromClient(prog, &program);
+    if (status.ok()) status = registry.CheckSystemAllowed();
+    std::vector<GroupTarget> targets;
+    if (status.ok()) status = SystemTargets(program.proctree(), &targets);
+    std::unique_ptr<Context> context;
+    if (status.ok())
+      status = Context::Create(std::move(program), targets, prog->mode.b.count, &context);
+    if (status.ok()) status = registry.AdoptSystem(std::move(context));
+    if (status.ok()) {
+      g_clock.Clear();
+      if (prog->mode.b.count) g_clock.Started(MonotonicNanos());
+    }
+    return Report(status);
+  });
 }
 
 int pm_get_program(pm_prog_t *prog) {
-  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-  if (!System()) return NoProgram(kFamily);
-  return GetProgramOf(System(), prog);
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    return GetProgramOf(System(), prog);
+  });
 }
 
 int pm_delete_program(void) {
-  Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.system_calls());
-  if (!System()) return NoProgram(kFamily);
-  registry.DropSystem();
-  return 0;
+  return Guarded([&] {
+    Registry &registry = Registry::Get();
+    std::lock_guard<std::mutex> lock(registry.system_calls());
+    if (!System()) return NoProgram(kFamily);
+    registry.DropSystem();
+    return 0;
+  });
 }
 
-int pm_tstart(timebasestruct_t *time) {
-  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-  if (!System()) return NoProgram(kFamily);
-  int rc = StartContext(System(), time);
-  if (rc == 0) g_clock.Started(MonotonicNanos());
-  return rc;
-}
+int pm_start(void) { return StartSystem(nullptr); }
 
-int pm_start(void) { return pm_tstart(nullptr); }
+int pm_tstart(timebasestruct_t *time) { return time ? StartSystem(time) : NullArgument("time"); }
 
-int pm_tstop(timebasestruct_t *time) {
-  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-  if (!System()) return NoProgram(kFamily);
-  const uint64_t before = MonotonicNanos();
-  int rc = StopContext(System(), time);
-  if (!System()->counting()) g_clock.Stopped(before);
-  return rc;
-}
+int pm_stop(void) { return StopSystem(nullptr); }
 
-int pm_stop(void) { return pm_tstop(nullptr); }
+int pm_tstop(timebasestruct_t *time) { return time ? StopSystem(time) : NullArgument("time"); }
 
 int pm_reset_data(void) {
-  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
-  if (!System()) return NoProgram(kFamily);
-  int rc = ResetContext(System());
-  if (rc == 0) g_clock.Reset(MonotonicNanos());
-  return rc;
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+    if (!System()) return NoProgram(kFamily);
+    int rc = ResetContext(System());
+    if (rc == 0) g_clock.Reset(MonotonicNanos());
+    return rc;
+  });
 }
 
-int pm_get_data(pm_data_t *data) { return ReadAll(data, nullptr, nullptr); }
+int pm_get_data(pm_data_t *data) {
+  return Guarded([&] { return ReadAll(data, nullptr, nullptr); });
+}
 
 int pm_get_tdata(pm_data_t *data, timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
-  return ReadAll(data, time, nullptr);
+  return Guarded([&] {
+    if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+    return ReadAll(data, time, nullptr);
+  });
 }
 
 int pm_get_Tdata(pm_data_t *data, pm_accu_time_t *times) {
-  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
-  return ReadAll(data, nullptr, times);
+  return Guarded([&] {
+    if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+    return ReadAll(data, nullptr, times);
+  });
 }
 
 int pm_get_data_cpu(int cpuid, pm_data_t *data) {
-  return ReadCpu(cpuid, true, data, nullptr, nullptr);
+  return Guarded([&] { return ReadCpu(cpuid, true, data, nullptr, nullptr); });
 }
 
 int pm_get_tdata_cpu(int cpuid, pm_data_t *data, timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
-  return ReadCpu(cpuid, true, data, time, nullptr);
+  return Guarded([&] {
+    if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+    return ReadCpu(cpuid, true, data, time, nullptr);
+  });
 }
 
 int pm_get_Tdata_cpu(int cpuid, pm_data_t *data, pm_accu_time_t *times) {
-  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
-  return ReadCpu(cpuid, true, data, nullptr, times);
+  return Guarded([&] {
+    if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+    return ReadCpu(cpuid, true, data, nullptr, times);
+  });
 }
 
 int pm_get_data_lcpu(int lcpuid, pm_data_t *data) {
-  return ReadCpu(lcpuid, false, data, nullptr, nullptr);
+  return Guarded([&] { return ReadCpu(lcpuid, false, data, nullptr, nullptr); });
 }
 
 int pm_get_tdata_lcpu(int lcpuid, pm_data_t *data, timebasestruct_t *time) {
-  if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
-  return ReadCpu(lcpuid, false, data, time, nullptr);
+  return Guarded([&] {
+    if (!time) return Report(Pmapi_InvalidArg, "time is NULL");
+    return ReadCpu(lcpuid, false, data, time, nullptr);
+  });
 }
 
 int pm_get_Tdata_lcpu(int lcpuid, pm_data_t *data, pm_accu_time_t *times) {
-  if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
-  return ReadCpu(lcpuid, false, data, nullptr, times);
+  return Guarded([&] {
+    if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
+    return ReadCpu(lcpuid, false, data, nullptr, times);
+  });
 }
 
 }  // extern "C"

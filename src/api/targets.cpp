@@ -61,6 +61,7 @@ Status ProcessThreads(pid_t pid, pid_t first_tid, std::vector<GroupTarget> *thre
     const long tid = strtol(name.c_str(), &end, 10);
     if (end == name.c_str() || *end != '\0' || tid == first_tid) continue;
     threads->push_back(ThreadTarget(pid, static_cast<pid_t>(tid)));
+    threads->back().may_vanish = true;
   }
   return Status::Ok();
 }

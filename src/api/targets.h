@@ -22,7 +22,8 @@ Status TargetExists(pid_t pid, tid_t tid);
 // The counter target for one thread: "thread 12 of process 10".
 GroupTarget ThreadTarget(pid_t pid, pid_t tid);
 
-// Every thread of process `pid` now, the given one first.
+// Every thread of process `pid` now, the given one first; the others may exit
+// before they are opened (GroupTarget::may_vanish).
 Status ProcessThreads(pid_t pid, pid_t first_tid, std::vector<GroupTarget> *threads);
 
 }  // namespace pmapi

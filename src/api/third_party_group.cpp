@@ -5,6 +5,7 @@
 // the _thread family reads the member's own data (§5.7).
 #include <mutex>
 
+#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
@@ -37,7 +38,7 @@ Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
   }
   const bool start = prog->mode.b.count;
   std::shared_ptr<CountingGroup> group;
-  status = CountingGroup::Create(program, roots, static_cast<int>(roots.size()), start, &group);
+  status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   std::unique_ptr<Context> own;
   status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, false, &own);
@@ -126,53 +127,77 @@ int Read(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, timebasestruct_t *t
 
 extern "C" {
 
-int pm_set_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) { return Set(pid, tid, 0, prog); }
-int pm_get_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) { return Get(pid, tid, 0, prog); }
-int pm_delete_program_group(pid_t pid, tid_t tid) { return Delete(pid, tid, 0); }
-int pm_start_group(pid_t pid, tid_t tid) { return Start(pid, tid, 0, nullptr); }
+int pm_set_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) {
+  return Guarded([&] { return Set(pid, tid, 0, prog); });
+}
+int pm_get_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) {
+  return Guarded([&] { return Get(pid, tid, 0, prog); });
+}
+int pm_delete_program_group(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Delete(pid, tid, 0); });
+}
+int pm_start_group(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Start(pid, tid, 0, nullptr); });
+}
 int pm_tstart_group(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return time ? Start(pid, tid, 0, time) : NullArgument("time");
+  return Guarded([&] { return time ? Start(pid, tid, 0, time) : NullArgument("time"); });
 }
-int pm_stop_group(pid_t pid, tid_t tid) { return Stop(pid, tid, 0, nullptr); }
+int pm_stop_group(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Stop(pid, tid, 0, nullptr); });
+}
 int pm_tstop_group(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return time ? Stop(pid, tid, 0, time) : NullArgument("time");
+  return Guarded([&] { return time ? Stop(pid, tid, 0, time) : NullArgument("time"); });
 }
-int pm_reset_data_group(pid_t pid, tid_t tid) { return Reset(pid, tid, 0); }
+int pm_reset_data_group(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Reset(pid, tid, 0); });
+}
 int pm_get_data_group(pid_t pid, tid_t tid, pm_data_t *data) {
-  return Read(pid, tid, 0, data, nullptr, nullptr);
+  return Guarded([&] { return Read(pid, tid, 0, data, nullptr, nullptr); });
 }
 int pm_get_tdata_group(pid_t pid, tid_t tid, pm_data_t *data, timebasestruct_t *time) {
-  return time ? Read(pid, tid, 0, data, time, nullptr) : NullArgument("time");
+  return Guarded(
+      [&] { return time ? Read(pid, tid, 0, data, time, nullptr) : NullArgument("time"); });
 }
 int pm_get_Tdata_group(pid_t pid, tid_t tid, pm_data_t *data, pm_accu_time_t *times) {
-  return times ? Read(pid, tid, 0, data, nullptr, times) : NullArgument("times");
+  return Guarded(
+      [&] { return times ? Read(pid, tid, 0, data, nullptr, times) : NullArgument("times"); });
 }
 
 int pm_set_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Set(pid, tid, ptid, prog);
+  return Guarded([&] { return Set(pid, tid, ptid, prog); });
 }
 int pm_get_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Get(pid, tid, ptid, prog);
+  return Guarded([&] { return Get(pid, tid, ptid, prog); });
 }
-int pm_delete_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid) { return Delete(pid, tid, ptid); }
-int pm_start_pgroup(pid_t pid, tid_t tid, ptid_t ptid) { return Start(pid, tid, ptid, nullptr); }
+int pm_delete_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Delete(pid, tid, ptid); });
+}
+int pm_start_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Start(pid, tid, ptid, nullptr); });
+}
 int pm_tstart_pgroup(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return time ? Start(pid, tid, ptid, time) : NullArgument("time");
+  return Guarded([&] { return time ? Start(pid, tid, ptid, time) : NullArgument("time"); });
 }
-int pm_stop_pgroup(pid_t pid, tid_t tid, ptid_t ptid) { return Stop(pid, tid, ptid, nullptr); }
+int pm_stop_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Stop(pid, tid, ptid, nullptr); });
+}
 int pm_tstop_pgroup(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return time ? Stop(pid, tid, ptid, time) : NullArgument("time");
+  return Guarded([&] { return time ? Stop(pid, tid, ptid, time) : NullArgument("time"); });
 }
-int pm_reset_data_pgroup(pid_t pid, tid_t tid, ptid_t ptid) { return Reset(pid, tid, ptid); }
+int pm_reset_data_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Reset(pid, tid, ptid); });
+}
 int pm_get_data_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data) {
-  return Read(pid, tid, ptid, data, nullptr, nullptr);
+  return Guarded([&] { return Read(pid, tid, ptid, data, nullptr, nullptr); });
 }
 int pm_get_tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
                         timebasestruct_t *time) {
-  return time ? Read(pid, tid, ptid, data, time, nullptr) : NullArgument("time");
+  return Guarded(
+      [&] { return time ? Read(pid, tid, ptid, data, time, nullptr) : NullArgument("time"); });
 }
 int pm_get_Tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, pm_accu_time_t *times) {
-  return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times");
+  return Guarded(
+      [&] { return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times"); });
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 // exits, so they stay readable until the context is deleted.
 #include <mutex>
 
+#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
@@ -52,7 +53,13 @@ int WithTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
 }
 
 int Delete(pid_t pid, tid_t tid, ptid_t ptid) {
-  return WithTarget(pid, tid, ptid, [&](Context *) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) {
+    if (c->group_root()) {
+      return Report(Pmapi_GroupMember,
+                    "thread " + std::to_string(tid) + " of process " + std::to_string(pid) +
+                        " is the target of a counting group; pm_delete_program_group deletes "
+                        "the group together with this context");
+    }
     DeleteContext(Registry::Get().TakeTarget(pid, tid));
     return 0;
   });
@@ -84,54 +91,78 @@ int Read(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, timebasestruct_t *t
 
 extern "C" {
 
-int pm_set_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) { return Set(pid, tid, 0, prog); }
-int pm_get_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) { return Get(pid, tid, 0, prog); }
-int pm_delete_program_thread(pid_t pid, tid_t tid) { return Delete(pid, tid, 0); }
-int pm_start_thread(pid_t pid, tid_t tid) { return Start(pid, tid, 0, nullptr); }
+int pm_set_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) {
+  return Guarded([&] { return Set(pid, tid, 0, prog); });
+}
+int pm_get_program_thread(pid_t pid, tid_t tid, pm_prog_t *prog) {
+  return Guarded([&] { return Get(pid, tid, 0, prog); });
+}
+int pm_delete_program_thread(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Delete(pid, tid, 0); });
+}
+int pm_start_thread(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Start(pid, tid, 0, nullptr); });
+}
 int pm_tstart_thread(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return time ? Start(pid, tid, 0, time) : NullArgument("time");
+  return Guarded([&] { return time ? Start(pid, tid, 0, time) : NullArgument("time"); });
 }
-int pm_stop_thread(pid_t pid, tid_t tid) { return Stop(pid, tid, 0, nullptr); }
+int pm_stop_thread(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Stop(pid, tid, 0, nullptr); });
+}
 int pm_tstop_thread(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return time ? Stop(pid, tid, 0, time) : NullArgument("time");
+  return Guarded([&] { return time ? Stop(pid, tid, 0, time) : NullArgument("time"); });
 }
-int pm_reset_data_thread(pid_t pid, tid_t tid) { return Reset(pid, tid, 0); }
+int pm_reset_data_thread(pid_t pid, tid_t tid) {
+  return Guarded([&] { return Reset(pid, tid, 0); });
+}
 int pm_get_data_thread(pid_t pid, tid_t tid, pm_data_t *data) {
-  return Read(pid, tid, 0, data, nullptr, nullptr);
+  return Guarded([&] { return Read(pid, tid, 0, data, nullptr, nullptr); });
 }
 int pm_get_tdata_thread(pid_t pid, tid_t tid, pm_data_t *data, timebasestruct_t *time) {
-  return time ? Read(pid, tid, 0, data, time, nullptr) : NullArgument("time");
+  return Guarded(
+      [&] { return time ? Read(pid, tid, 0, data, time, nullptr) : NullArgument("time"); });
 }
 int pm_get_Tdata_thread(pid_t pid, tid_t tid, pm_data_t *data, pm_accu_time_t *times) {
-  return times ? Read(pid, tid, 0, data, nullptr, times) : NullArgument("times");
+  return Guarded(
+      [&] { return times ? Read(pid, tid, 0, data, nullptr, times) : NullArgument("times"); });
 }
 
 int pm_set_program_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Set(pid, tid, ptid, prog);
+  return Guarded([&] { return Set(pid, tid, ptid, prog); });
 }
 int pm_get_program_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Get(pid, tid, ptid, prog);
+  return Guarded([&] { return Get(pid, tid, ptid, prog); });
 }
-int pm_delete_program_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Delete(pid, tid, ptid); }
-int pm_start_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Start(pid, tid, ptid, nullptr); }
+int pm_delete_program_pthread(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Delete(pid, tid, ptid); });
+}
+int pm_start_pthread(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Start(pid, tid, ptid, nullptr); });
+}
 int pm_tstart_pthread(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return time ? Start(pid, tid, ptid, time) : NullArgument("time");
+  return Guarded([&] { return time ? Start(pid, tid, ptid, time) : NullArgument("time"); });
 }
-int pm_stop_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Stop(pid, tid, ptid, nullptr); }
+int pm_stop_pthread(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Stop(pid, tid, ptid, nullptr); });
+}
 int pm_tstop_pthread(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return time ? Stop(pid, tid, ptid, time) : NullArgument("time");
+  return Guarded([&] { return time ? Stop(pid, tid, ptid, time) : NullArgument("time"); });
 }
-int pm_reset_data_pthread(pid_t pid, tid_t tid, ptid_t ptid) { return Reset(pid, tid, ptid); }
+int pm_reset_data_pthread(pid_t pid, tid_t tid, ptid_t ptid) {
+  return Guarded([&] { return Reset(pid, tid, ptid); });
+}
 int pm_get_data_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data) {
-  return Read(pid, tid, ptid, data, nullptr, nullptr);
+  return Guarded([&] { return Read(pid, tid, ptid, data, nullptr, nullptr); });
 }
 int pm_get_tdata_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
                          timebasestruct_t *time) {
-  return time ? Read(pid, tid, ptid, data, time, nullptr) : NullArgument("time");
+  return Guarded(
+      [&] { return time ? Read(pid, tid, ptid, data, time, nullptr) : NullArgument("time"); });
 }
 int pm_get_Tdata_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
                          pm_accu_time_t *times) {
-  return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times");
+  return Guarded(
+      [&] { return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times"); });
 }
 
 }  // extern "C"

@@ -1,4 +1,5 @@
-// Finding, reading and writing the catalog cache file, all through the kernel seam.
+// Finding, reading and writing the catalog cache file: through the kernel seam, every path
+// inside the directory held open under the ownership rule (catalog_cache_directory.h).
 #include "catalog/catalog_cache.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/catalog_cache_directory.h"
 #include "catalog/catalog_cache_file.h"
 #include "core/kernel.h"
 
@@ -41,49 +43,17 @@ bool EndsWith(const std::string &text, const char *suffix) {
   return text.size() >= size && text.compare(text.size() - size, size, suffix) == 0;
 }
 
-std::string Parent(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
-}
-
-// Whether `path` is a directory of this effective user (`*exists` says whether it is there).
-// A process whose $HOME is another user's (sudo keeping HOME) must not create or fill that
-// user's cache: the files would be the wrong owner's, which that user's processes then ignore.
-bool OwnDirectory(const std::string &path, bool *exists) {
-  FileStat info;
-  int err = CurrentKernel().Stat(path, &info);
-  *exists = err != -ENOENT;
-  return err == 0 && S_ISDIR(info.mode) && info.owner == geteuid();
-}
-
-// Makes `dir`, and its parent ($HOME/.cache or $XDG_CACHE_HOME) if that is missing too, but
-// nothing further up, and only inside directories of this user.
-bool EnsureDirectory(const std::string &dir) {
-  Kernel &kernel = CurrentKernel();
-  bool exists = false;
-  if (OwnDirectory(dir, &exists)) return true;
-  if (exists) return false;
-  std::string parent = Parent(dir);
-  if (parent.empty()) return false;
-  if (!OwnDirectory(parent, &exists)) {
-    std::string grandparent = Parent(parent);
-    if (exists || grandparent.empty() || !OwnDirectory(grandparent, &exists)) return false;
-    int err = kernel.MakeDirectory(parent, 0700);
-    if (err < 0 && err != -EEXIST) return false;
-  }
-  int err = kernel.MakeDirectory(dir, 0700);
-  return err == 0 || err == -EEXIST;
-}
-
-void RemoveStaleFiles(const std::string &dir, const std::string &current) {
+// Every path goes through the held directory (catalog_cache_directory.h): a name in it is
+// looked up there and nowhere else.
+void RemoveStaleFiles(const CacheDirectory &dir, const std::string &current) {
   Kernel &kernel = CurrentKernel();
   std::vector<std::string> names;
-  if (kernel.ListDirectory(dir, &names) < 0) return;
+  if (kernel.ListDirectory(dir.Path(""), &names) < 0) return;
   time_t now = time(nullptr);
   std::vector<std::pair<time_t, std::string>> others;  // (written, path): other builds or boots
   for (const std::string &name : names) {
     if (!StartsWith(name, kFilePrefix) || name == current) continue;
-    std::string path = dir + "/" + name;
+    std::string path = dir.Path(name);
     FileStat info;
     if (kernel.Stat(path, &info) < 0) continue;
     if (name.find(kTemporaryMark) != std::string::npos) {
@@ -95,6 +65,10 @@ void RemoveStaleFiles(const std::string &dir, const std::string &current) {
   if (others.size() < kFilesKept) return;
   std::sort(others.begin(), others.end(), std::greater<>());  // newest first
   for (size_t i = kFilesKept - 1; i < others.size(); ++i) kernel.Unlink(others[i].second);
+}
+
+std::string FileName(const CatalogCacheKey &key) {
+  return kFilePrefix + key.file_tag + kFileSuffix;
 }
 
 }  // namespace
@@ -112,16 +86,18 @@ std::string DefaultCatalogCacheDirectory() {
 }
 
 std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key) {
-  return dir + "/" + kFilePrefix + key.file_tag + kFileSuffix;
+  return dir + "/" + FileName(key);
 }
 
 bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
                       CatalogContents *contents) {
+  CacheDirectory held;
+  if (!held.Open(dir, false)) return false;
   Kernel &kernel = CurrentKernel();
   const char *data = nullptr;
   size_t size = 0;
   FileStat info;
-  if (kernel.MapFile(CatalogCachePath(dir, key), &data, &size, &info) < 0) return false;
+  if (kernel.MapFile(held.Path(FileName(key)), &data, &size, &info) < 0) return false;
   // A file someone else could have written might claim anything: statuses, encodings.
   bool trusted =
       info.owner == geteuid() && !(info.mode & (S_IWGRP | S_IWOTH)) && size <= kLargestFile;
@@ -133,9 +109,10 @@ bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
 void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
                        const CatalogContents &contents) {
   static std::atomic<unsigned> sequence{0};
-  if (!EnsureDirectory(dir)) return;
+  CacheDirectory held;
+  if (!held.Open(dir, true)) return;
   Kernel &kernel = CurrentKernel();
-  std::string path = CatalogCachePath(dir, key);
+  std::string path = held.Path(FileName(key));
   std::string temporary = path + kTemporaryMark + std::to_string(getpid()) + "." +
                           std::to_string(sequence.fetch_add(1));
   if (kernel.WriteNewFile(temporary, SerializeCatalog(key.text, contents), 0600) < 0 ||
@@ -143,7 +120,7 @@ void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
     kernel.Unlink(temporary);
     return;
   }
-  RemoveStaleFiles(dir, kFilePrefix + key.file_tag + kFileSuffix);
+  RemoveStaleFiles(held, FileName(key));
 }
 
 }  // namespace pmapi

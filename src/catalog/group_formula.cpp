@@ -58,10 +58,14 @@ class Formula::Parser {
     }
   }
 
+  // Unary minus and parentheses are the two ways to recurse: each counts one level, so that a
+  // formula of 200,000 '(' is refused long before it could exhaust the stack.
   void Unary() {
     if (Peek() == '-') {
       ++position_;
+      if (!Deeper()) return;
       Unary();
+      --depth_;
       Emit(Op::kNegate);
       return;
     }
@@ -73,7 +77,9 @@ class Formula::Parser {
     char c = Peek();
     if (c == '(') {
       ++position_;
+      if (!Deeper()) return;
       Expression();
+      --depth_;
       if (Peek() != ')') return Fail("missing ')'");
       ++position_;
     } else if (isdigit(static_cast<unsigned char>(c)) || c == '.') {
@@ -110,6 +116,13 @@ class Formula::Parser {
          "needs a space before it)");
   }
 
+  bool Deeper() {
+    if (++depth_ <= kFormulaMaxDepth) return true;
+    --position_;  // point at the '(' or '-' one level too deep
+    Fail("nested more than " + std::to_string(kFormulaMaxDepth) +
+         " deep (parentheses and unary minus signs)");
+    return false;
+  }
   char Peek() {
     SkipBlanks();
     return position_ < text_.size() ? text_[position_] : '\0';
@@ -130,6 +143,7 @@ class Formula::Parser {
   const std::vector<std::string> &members_;
   Formula *out_;
   size_t position_ = 0;
+  int depth_ = 0;
   std::string error_;
 };
 

@@ -10,10 +10,16 @@ namespace pmapi {
 // The name a formula uses for the elapsed time in seconds.
 constexpr const char *kFormulaTimeName = "time";
 
+// How deep parentheses and unary minus signs may nest in a formula. The parser recurses once
+// per level; a bound keeps a hostile table from overflowing the stack, and no real metric
+// comes near it.
+constexpr int kFormulaMaxDepth = 64;
+
 class Formula {
  public:
   // Parses `text` (numbers, the names in `members`, `time`, + - * / and parentheses, unary
-  // minus). Returns "" or what is wrong, with the character position. A name is a letter or
+  // minus, nested at most kFormulaMaxDepth deep). Returns "" or what is wrong, with the
+  // character position. A name is a letter or
   // '_' followed by letters, digits and "_:.-", so that task-clock and tracepoint names read
   // as one name; a minus after a name therefore needs a space before it ("a - b").
   static std::string Parse(const std::string &text, const std::vector<std::string> &members,

@@ -1,12 +1,17 @@
-// Reading the run-time layer of a table kind through the kernel seam.
+// Reading the run-time layer of a table kind: the directory is opened once and every file is
+// read relative to it (table_file.h says which files are read at all).
 #include "catalog/layered_tables.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <algorithm>
 
-#include "core/kernel.h"
+#include "catalog/table_file.h"
 
 namespace pmapi {
 namespace {
@@ -16,6 +21,29 @@ bool EndsWith(const std::string &text, const std::string &suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The names in the directory open as `dir_fd` (which stays open); 0 or -errno.
+int ListNames(int dir_fd, std::vector<std::string> *names) {
+  int listing_fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listing_fd < 0) return -errno;
+  DIR *dir = fdopendir(listing_fd);
+  if (!dir) {
+    int err = errno;
+    close(listing_fd);
+    return -err;
+  }
+  while (dirent *entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names->push_back(std::move(name));
+  }
+  closedir(dir);  // closes listing_fd
+  return 0;
+}
+
+struct ClosedOnReturn {
+  int fd;
+  ~ClosedOnReturn() { close(fd); }
+};
+
 }  // namespace
 
 Status ForEachRuntimeTable(
@@ -23,22 +51,25 @@ Status ForEachRuntimeTable(
     const std::function<Status(const std::string &path, const std::string &text)> &visit) {
   const char *dir = getenv(layers.variable);
   if (!dir || !*dir) return Status::Ok();
-  Kernel &kernel = CurrentKernel();
-  std::vector<std::string> names;
-  int err = kernel.ListDirectory(dir, &names);
-  if (err < 0) {
+  auto unlistable = [&](int err) {
     return Status(Pmapi_BadCatalog, std::string(layers.variable) + "=" + dir +
-                                        ": cannot list the directory: " + strerror(-err));
-  }
+                                        ": cannot list the directory: " + strerror(err));
+  };
+  // O_NONBLOCK: the variable may name a FIFO, whose opening would wait for a writer.
+  int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  if (dir_fd < 0) return unlistable(errno);
+  ClosedOnReturn closed{dir_fd};  // also when `visit` throws
+  std::vector<std::string> names;
+  int err = ListNames(dir_fd, &names);
+  if (err < 0) return unlistable(-err);
   std::sort(names.begin(), names.end());  // readdir order is not stable; file order is
   Status first_error;
   for (const std::string &name : names) {
     if (!EndsWith(name, layers.suffix)) continue;
     std::string path = std::string(dir) + "/" + name;
     std::string text;
-    err = kernel.ReadFile(path, &text);
-    Status status = err < 0 ? Status(Pmapi_BadCatalog, path + ": cannot read: " + strerror(-err))
-                            : visit(path, text);
+    Status status = ReadTableFile(dir_fd, name, path, &text);
+    if (status.ok()) status = visit(path, text);
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;

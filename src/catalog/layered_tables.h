@@ -26,8 +26,9 @@ struct TableLayers {
 };
 
 // Calls `visit(path, text)` for every `suffix` file of $`variable`, in name order, and returns
-// the first error: the directory unlistable, a file unreadable, or what `visit` returned.
-// Returns ok without a call when the variable is unset or empty.
+// the first error: the directory unlistable, a file unreadable or refused (only regular files
+// up to kLargestTableFile are read, table_file.h), or what `visit` returned. Returns ok without
+// a call when the variable is unset or empty.
 Status ForEachRuntimeTable(
     const TableLayers &layers,
     const std::function<Status(const std::string &path, const std::string &text)> &visit);

@@ -1,6 +1,5 @@
 #include "core/context.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <utility>
@@ -13,14 +12,18 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
                        std::unique_ptr<Context> *out) {
   std::unique_ptr<Context> context(new Context);
   context->program_ = std::move(program);
-  context->targets_ = targets;
-  context->groups_.resize(targets.size());
-  context->baselines_.resize(targets.size());
-  for (size_t i = 0; i < targets.size(); ++i) {
+  context->targets_.reserve(targets.size());
+  context->groups_.reserve(targets.size());
+  for (const GroupTarget &target : targets) {
+    CounterGroup group;
     // A failure destroys `context`, whose groups close what they opened.
-    Status status = context->groups_[i].Open(context->program_, targets[i]);
+    Status status = group.Open(context->program_, target);
+    if (status.code() == Pmapi_NoSuchThread && target.may_vanish) continue;
     if (!status.ok()) return status;
+    context->targets_.push_back(target);
+    context->groups_.push_back(std::move(group));
   }
+  context->baselines_.resize(context->groups_.size());
   if (start) {
     Status status = context->Start();
     if (!status.ok()) return status;
@@ -130,12 +133,15 @@ Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const 
 }
 
 Status MultiplexedStatus(const CountTimes &times) {
-  char share[32];
-  snprintf(share, sizeof share, "%.1f%%",
-           times.enabled ? 100.0 * times.running / times.enabled : 0.0);
-  return Status(Pmapi_Multiplexed, std::string("the kernel counted the events only ") + share +
-                                       " of the time they were enabled; the counts are not "
-                                       "scaled");
+  // In tenths of a percent, formatted by hand: this is a read's result, and reads stay
+  // allocation-free (and printf-free) for signal handlers.
+  const unsigned long long permille =
+      times.enabled ? static_cast<unsigned long long>(1000.0 * times.running / times.enabled + 0.5)
+                    : 0;
+  return Status(Pmapi_Multiplexed,
+                {"the kernel counted the events only ", Decimal(permille / 10).c_str(), ".",
+                 Decimal(permille % 10).c_str(),
+                 "% of the time they were enabled; the counts are not scaled"});
 }
 
 }  // namespace pmapi

@@ -54,7 +54,13 @@ class Context {
   // The counting group this context belongs to, or null.
   CountingGroup *group() const { return group_.get(); }
   const std::shared_ptr<CountingGroup> &group_ref() const { return group_; }
-  void set_group(std::shared_ptr<CountingGroup> group) { group_ = std::move(group); }
+  // `root`: this context names the group (its creator's, or a third-party
+  // group's target's): deleting it alone would leave the group unreachable.
+  void set_group(std::shared_ptr<CountingGroup> group, bool root = false) {
+    group_ = std::move(group);
+    group_root_ = group_ && root;
+  }
+  bool group_root() const { return group_root_; }
 
   bool counting() const { return counting_; }
   const Program &program() const { return program_; }
@@ -73,6 +79,7 @@ class Context {
   bool counting_ = false;
   bool gate_open_ = true;
   std::shared_ptr<CountingGroup> group_;
+  bool group_root_ = false;
 };
 
 // The Pmapi_Multiplexed status for counts that ran `times.running` of `times.enabled`.

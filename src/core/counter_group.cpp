@@ -27,6 +27,31 @@ struct GroupReadBuffer {
   uint64_t values[kMaxGroupEvents];
 };
 
+// Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
+// privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
+// the same event opens with nothing excluded.
+Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, perf_event_attr attr,
+                   int err) {
+  const std::string what = "cannot open event " + event.name + " (counter " +
+                           std::to_string(event.counter) + ") on " + target.description;
+  if (err == EINVAL && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv)) {
+    attr.exclude_user = attr.exclude_kernel = attr.exclude_hv = 0;
+    attr.disabled = 1;
+    attr.pinned = 0;
+    Kernel &kernel = CurrentKernel();
+    const int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, -1);
+    if (fd >= 0) {
+      kernel.Close(fd);
+      // NoHardware, as for any event the kernel cannot count as asked: a tool that counts
+      // events one by one (pmcount) then marks this one and counts the others.
+      return Status(Pmapi_NoHardware,
+                    what + ": its PMU cannot exclude a privilege level, it counts all of them "
+                           "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
+    }
+  }
+  return StatusFromErrno(err, what);
+}
+
 }  // namespace
 
 CounterGroup::CounterGroup(CounterGroup &&other) noexcept
@@ -63,9 +88,7 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
     attr.pinned = leader;
     int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, leader ? -1 : fds_[0]);
     if (fd < 0) {
-      Status status =
-          StatusFromErrno(-fd, "cannot open event " + event.name + " (counter " +
-                                   std::to_string(event.counter) + ") on " + target.description);
+      Status status = OpenFailure(event, target, attr, -fd);
       Close();
       return status;
     }
@@ -77,8 +100,12 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
 
 Status CounterGroup::Control(unsigned long request, const char *what) const {
   if (fds_.empty()) return Status(Pmapi_NoSetProg, "no counters are open");
-  int rc = CurrentKernel().Ioctl(fds_[0], request, PERF_IOC_FLAG_GROUP);
-  if (rc < 0) return StatusFromErrno(-rc, std::string(what) + " the counters on " + description_);
+  // The leader alone gates the group: the members were opened enabled, so they
+  // count exactly while the leader does. Toggling every member as well
+  // (PERF_IOC_FLAG_GROUP) leaves a tracepoint member off after a disable and
+  // re-enable under a leader of another kind, losing its later counts.
+  int rc = CurrentKernel().Ioctl(fds_[0], request, 0);
+  if (rc < 0) return StatusFromErrno(-rc, {what, " the counters on ", description_.c_str()});
   return Status::Ok();
 }
 
@@ -107,16 +134,18 @@ Status CounterGroup::Read(GroupReading *reading) const {
     return Status::Ok();
   }
   if (n < 0)
-    return StatusFromErrno(static_cast<int>(-n), "cannot read the counters on " + description_);
+    return StatusFromErrno(static_cast<int>(-n),
+                           {"cannot read the counters on ", description_.c_str()});
   if (n == 0) {
     return Status(Pmapi_NotSchedulable,
-                  "the kernel could not schedule the " + std::to_string(fds_.size()) +
-                      " events together on " + description_ +
-                      " (another user may hold the counters, or there are more events than "
-                      "hardware counters): program fewer events");
+                  {"the kernel could not schedule the ", Decimal(fds_.size()).c_str(),
+                   " events together on ", description_.c_str(),
+                   " (another user may hold the counters, or there are more events than "
+                   "hardware counters): program fewer events"});
   }
-  return Status(Pmapi_ShortRead, "read " + std::to_string(n) + " of " + std::to_string(read_size_) +
-                                     " bytes from the counters on " + description_);
+  return Status(Pmapi_ShortRead, {"read ", Decimal(static_cast<unsigned long long>(n)).c_str(),
+                                  " of ", Decimal(read_size_).c_str(),
+                                  " bytes from the counters on ", description_.c_str()});
 }
 
 void CounterGroup::Close() {

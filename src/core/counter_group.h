@@ -27,9 +27,12 @@ struct GroupReading {
 };
 
 struct GroupTarget {
-  pid_t pid = -1;           // -1: every task on `cpu`
-  int cpu = -1;             // -1: wherever `pid` runs
-  bool inherit = false;     // also count tasks `pid` creates afterwards
+  pid_t pid = -1;        // -1: every task on `cpu`
+  int cpu = -1;          // -1: wherever `pid` runs
+  bool inherit = false;  // also count tasks `pid` creates afterwards
+  // A thread found by listing a process: if it exits before it is opened it is
+  // simply no longer a target, not a failure of the whole set.
+  bool may_vanish = false;
   std::string description;  // "CPU 3", "thread 1234": for messages
 };
 

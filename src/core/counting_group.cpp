@@ -25,11 +25,10 @@ void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
 
 }  // namespace
 
-Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> roots,
-                             int initial_members, bool start, std::shared_ptr<CountingGroup> *out) {
+Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> roots, bool start,
+                             std::shared_ptr<CountingGroup> *out) {
   std::shared_ptr<CountingGroup> group(new CountingGroup);
   group->program_ = program;
-  group->initial_members_ = initial_members;
   for (GroupTarget &root : roots) root.inherit = program.inherit_to_new_threads();
   // With the fork counter first; a kernel that refuses it (no tracefs
   // access) still counts the client's events, and members are counted here.
@@ -45,6 +44,7 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
     Status status = Context::Create(program, roots, start, &group->roots_);
     if (!status.ok()) return status;
   }
+  group->initial_members_ = group->roots_->group_count();
   Registry::Get().AddGroup(group.get());
   *out = std::move(group);
   return Status::Ok();
@@ -55,7 +55,7 @@ CountingGroup::~CountingGroup() { Registry::Get().RemoveGroup(this); }
 Status CountingGroup::Join(Context *member, bool own_counting, Joining joining) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted meanwhile");
-  member->set_group(shared_from_this());
+  member->set_group(shared_from_this(), joining == Joining::kRoot);
   members_.insert(member);
   if (joining == Joining::kNewThread) ++joined_;
   Status status = member->SetGate(roots_->counting());

@@ -37,10 +37,10 @@ namespace pmapi {
 class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
  public:
   // Opens the group's counters on `roots` (inherit is forced on unless the
-  // program says no_inherit). `initial_members` is how many threads belong
-  // from the start (the roots). Counting starts if `start`.
-  static Status Create(const Program &program, std::vector<GroupTarget> roots, int initial_members,
-                       bool start, std::shared_ptr<CountingGroup> *out);
+  // program says no_inherit). The roots that could be opened are the members
+  // at the start (a listed thread may exit first). Counting starts if `start`.
+  static Status Create(const Program &program, std::vector<GroupTarget> roots, bool start,
+                       std::shared_ptr<CountingGroup> *out);
   ~CountingGroup();
 
   // Makes `member` (a fresh context with the group's program, not counting)

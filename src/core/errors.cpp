@@ -1,9 +1,10 @@
 // The error table (docs/errors.md) and the per-thread detail of the last
-// failure.
+// failure. Nothing here allocates: a signal handler's failed call reports
+// through the same path (see status.h).
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
-
-#include <string>
+#include <unistd.h>
 
 #include "core/last_error.h"
 #include "pmapi.h"
@@ -13,177 +14,236 @@ namespace {
 
 struct LastFailure {
   int code = 0;
-  std::string detail;
+  char detail[Status::kMaxDetail + 1] = {0};
 };
 
 thread_local LastFailure t_last;
 
-std::string ParanoidLevel() {
-  // Read directly, not through the seam: it is only used to word a message.
-  FILE *file = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-  if (!file) return "unknown";
-  char buf[16] = {0};
-  std::string level = fgets(buf, sizeof buf, file) ? buf : "unknown";
-  fclose(file);
-  while (!level.empty() && (level.back() == '\n' || level.back() == ' ')) level.pop_back();
-  return level;
+// Copies `text` into `to` (`size` bytes), cut and NUL-terminated.
+void CopyBounded(const char *text, char *to, size_t size) {
+  size_t n = strnlen(text, size - 1);
+  memcpy(to, text, n);
+  to[n] = '\0';
+}
+
+// The level as the file says it ("2"), read with plain system calls; "unknown" when unreadable.
+void ReadParanoidLevel(char *level, size_t size) {
+  CopyBounded("unknown", level, size);
+  const int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[16];
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return;
+  size_t end = static_cast<size_t>(n);
+  while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == ' ')) --end;
+  buf[end] = '\0';
+  CopyBounded(buf, level, size);
+}
+
+const char *ErrnoName(int err) {
+  const char *name = strerrorname_np(err);
+  return name ? name : "errno";
+}
+
+// glibc's English description: a constant, unlike strerror's localized text.
+const char *ErrnoText(int err) {
+  const char *text = strerrordesc_np(err);
+  return text ? text : "unknown error";
 }
 
 }  // namespace
 
-int Report(const Status &status) {
-  if (status.ok()) return 0;
-  t_last.code = status.code();
-  t_last.detail = status.detail();
-  return status.code();
+Status::Status(int code, const char *detail) : code_(code) {
+  detail_[0] = '\0';
+  Append(detail);
 }
 
-int Report(int code, std::string detail) {
+Status::Status(int code, std::initializer_list<const char *> pieces) : code_(code) {
+  detail_[0] = '\0';
+  for (const char *piece : pieces) Append(piece);
+}
+
+void Status::Append(const char *piece) {
+  static constexpr char kCut[] = "...";
+  if (!piece) return;
+  const size_t room = kMaxDetail - length_;
+  const size_t n = strnlen(piece, room + 1);
+  if (n <= room) {
+    memcpy(detail_ + length_, piece, n);
+    length_ += n;
+  } else {
+    memcpy(detail_ + length_, piece, room);
+    length_ = kMaxDetail;
+    memcpy(detail_ + kMaxDetail - (sizeof kCut - 1), kCut, sizeof kCut - 1);
+  }
+  detail_[length_] = '\0';
+}
+
+void Status::CopyFrom(const Status &other) {
+  code_ = other.code_;
+  length_ = other.length_;
+  memcpy(detail_, other.detail_, length_ + 1);
+}
+
+Decimal::Decimal(unsigned long long value) {
+  text_[start_] = '\0';
+  do {
+    text_[--start_] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+}
+
+int Report(const Status &status) {
+  if (status.ok()) return 0;
+  return Report(status.code(), status.detail_text());
+}
+
+int Report(int code, const char *detail) {
   t_last.code = code;
-  t_last.detail = std::move(detail);
+  CopyBounded(detail ? detail : "", t_last.detail, sizeof t_last.detail);
   return code;
 }
 
-const std::string &LastDetailFor(int code) {
-  static const std::string kNone;
-  return t_last.code == code ? t_last.detail : kNone;
-}
+const char *LastDetailFor(int code) { return t_last.code == code ? t_last.detail : ""; }
 
-Status StatusFromErrno(int err, const std::string &what) {
-  std::string errno_text = std::string(strerrorname_np(err) ? strerrorname_np(err) : "errno") +
-                           " (" + strerror(err) + ")";
-  std::string base = what + ": " + errno_text;
+Status StatusFromErrno(int err, std::initializer_list<const char *> what) {
+  Status base(0, what);
+  const char *text = base.detail_text();
+  const char *name = ErrnoName(err);
+  const char *description = ErrnoText(err);
   switch (err) {
     case EACCES:
-    case EPERM:
-      return Status(Pmapi_Permission,
-                    base + "; kernel.perf_event_paranoid is " + ParanoidLevel() +
-                        ": counting other users' processes, the kernel or the whole machine "
-                        "needs root or CAP_PERFMON (or a lower perf_event_paranoid)");
+    case EPERM: {
+      char level[16];
+      ReadParanoidLevel(level, sizeof level);
+      return Status(
+          Pmapi_Permission,
+          {text, ": ", name, " (", description, "); kernel.perf_event_paranoid is ", level,
+           ": counting other users' processes, the kernel or the whole machine "
+           "needs root or CAP_PERFMON (or a lower perf_event_paranoid)"});
+    }
     case ENOENT:
     case EOPNOTSUPP:
       return Status(Pmapi_NoHardware,
-                    base +
-                        "; this kernel or processor cannot count the event (a virtual "
-                        "machine without a hardware PMU refuses all hardware events); "
-                        "software events and tracepoints still count");
+                    {text, ": ", name, " (", description,
+                     "); this kernel or processor cannot count the event (a virtual "
+                     "machine without a hardware PMU refuses all hardware events); "
+                     "software events and tracepoints still count"});
     case ESRCH:
-      return Status(Pmapi_NoSuchThread, base + "; the target thread does not exist");
+      return Status(Pmapi_NoSuchThread,
+                    {text, ": ", name, " (", description, "); the target thread does not exist"});
     case EMFILE:
     case ENFILE:
       return Status(Pmapi_TooManyFiles,
-                    base +
-                        "; out of file descriptors: raise the limit (ulimit -n) or count "
-                        "fewer events or CPUs");
+                    {text, ": ", name, " (", description,
+                     "); out of file descriptors: raise the limit (ulimit -n) or count "
+                     "fewer events or CPUs"});
     case ENOMEM:
-      return Status(Pmapi_Malloc_Err, base + "; out of memory");
+      return Status(Pmapi_Malloc_Err, {text, ": ", name, " (", description, "); out of memory"});
     case EBUSY:
-      return Status(Pmapi_Busy, base + "; another user holds the counters exclusively");
+      return Status(Pmapi_Busy, {text, ": ", name, " (", description,
+                                 "); another user holds the counters exclusively"});
     case EINTR:
-      return Status(Pmapi_Interrupted, base + "; interrupted by a signal, try again");
+      return Status(Pmapi_Interrupted,
+                    {text, ": ", name, " (", description, "); interrupted by a signal, try again"});
     case ENODEV:
       return Status(Pmapi_KernelError,
-                    base + "; the device went away (a CPU taken offline?): set the program again");
+                    {text, ": ", name, " (", description,
+                     "); the device went away (a CPU taken offline?): set the program again"});
     case EINVAL:
     case E2BIG:
     default:
-      return Status(Pmapi_KernelError, base);
+      return Status(Pmapi_KernelError, {text, ": ", name, " (", description, ")"});
   }
 }
 
 Status StatusFromFileErrno(int err, const std::string &what) {
-  std::string base = what + ": " + (strerrorname_np(err) ? strerrorname_np(err) : "errno") + " (" +
-                     strerror(err) + ")";
+  const char *name = ErrnoName(err);
+  const char *description = ErrnoText(err);
   switch (err) {
     case EMFILE:
     case ENFILE:
       return Status(Pmapi_TooManyFiles,
-                    base + "; out of file descriptors: raise the limit (ulimit -n)");
+                    {what.c_str(), ": ", name, " (", description,
+                     "); out of file descriptors: raise the limit (ulimit -n)"});
     case ENOMEM:
-      return Status(Pmapi_Malloc_Err, base + "; out of memory");
+      return Status(Pmapi_Malloc_Err,
+                    {what.c_str(), ": ", name, " (", description, "); out of memory"});
     case EINTR:
-      return Status(Pmapi_Interrupted, base + "; interrupted by a signal, try again");
+      return Status(Pmapi_Interrupted, {what.c_str(), ": ", name, " (", description,
+                                        "); interrupted by a signal, try again"});
     default:
-      return Status(Pmapi_KernelError, base);
+      return Status(Pmapi_KernelError, {what.c_str(), ": ", name, " (", description, ")"});
   }
 }
 
+const ErrorInfo kErrorTable[] = {
+    {Pmapi_NoInit, "Pmapi_NoInit", "pmapi is not initialized: call pm_initialize or pm_init first"},
+    {Pmapi_NoSetProg, "Pmapi_NoSetProg",
+     "no program is set for this context: call pm_set_program* first"},
+    {Pmapi_InvalidArg, "Pmapi_InvalidArg",
+     "invalid argument (a NULL pointer or a value out of range)"},
+    {Pmapi_InvalidFilter, "Pmapi_InvalidFilter",
+     "invalid filter: use PM_VERIFIED, PM_UNVERIFIED and/or PM_CAVEAT"},
+    {Pmapi_InvalidProcType, "Pmapi_InvalidProcType", "unknown processor type"},
+    {Pmapi_InvalidEvent, "Pmapi_InvalidEvent",
+     "event id not available on this counter under the initialized filter"},
+    {Pmapi_InvalidGroup, "Pmapi_InvalidGroup", "unknown event-group id"},
+    {Pmapi_NoEvents, "Pmapi_NoEvents",
+     "the program counts no event: every counter is COUNT_NOTHING"},
+    {Pmapi_Threshold, "Pmapi_Threshold",
+     "thresholds are not supported on Linux: set mode.b.threshold to 0"},
+    {Pmapi_NoDomain, "Pmapi_NoDomain",
+     "the mode counts in no privilege level: set PM_USER and/or PM_KERNEL"},
+    {Pmapi_InvalidCpu, "Pmapi_InvalidCpu", "no such online CPU"},
+    {Pmapi_CpuNotCounted, "Pmapi_CpuNotCounted", "this CPU was not counted since pm_set_program"},
+    {Pmapi_SysThreadConflict, "Pmapi_SysThreadConflict",
+     "a process has either the system-wide context or thread contexts, never both: "
+     "delete the other first"},
+    {Pmapi_Permission, "Pmapi_Permission", "the kernel refused for lack of privilege"},
+    {Pmapi_NoHardware, "Pmapi_NoHardware", "the kernel cannot count this event on this machine"},
+    {Pmapi_TooManyFiles, "Pmapi_TooManyFiles", "out of file descriptors"},
+    {Pmapi_Malloc_Err, "Pmapi_Malloc_Err", "out of memory"},
+    {Pmapi_NotSchedulable, "Pmapi_NotSchedulable",
+     "the kernel could not schedule the events together: program fewer events"},
+    {Pmapi_Multiplexed, "Pmapi_Multiplexed",
+     "the kernel multiplexed the counters: the counts cover only part of the time "
+     "(pm_get_Tdata* gives the time counted)"},
+    {Pmapi_NoSuchThread, "Pmapi_NoSuchThread", "no such process or thread"},
+    {Pmapi_Unsupported, "Pmapi_Unsupported", "not supported on Linux"},
+    {Pmapi_NotSystemWide, "Pmapi_NotSystemWide",
+     "per-CPU reads need a system-wide program without proctree"},
+    {Pmapi_GroupMember, "Pmapi_GroupMember", "the thread belongs to a counting group"},
+    {Pmapi_KernelError, "Pmapi_KernelError", "the kernel returned an unexpected error"},
+    {Pmapi_BadCatalog, "Pmapi_BadCatalog", "an event or group table is invalid"},
+    {Pmapi_Busy, "Pmapi_Busy", "the counters are busy"},
+    {Pmapi_Interrupted, "Pmapi_Interrupted", "interrupted system call"},
+    {Pmapi_ShortRead, "Pmapi_ShortRead", "the kernel returned fewer bytes than expected"},
+    {Pmapi_ProgExists, "Pmapi_ProgExists",
+     "a program already exists for this context: call pm_delete_program* first"},
+    {Pmapi_NotCounting, "Pmapi_NotCounting", "counting is not on"},
+    {Pmapi_EBB_NotSet, "Pmapi_EBB_NotSet",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Unsupported_EBBThreadMode, "Pmapi_Unsupported_EBBThreadMode",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_handler_addr, "Pmapi_Invalid_EBB_handler_addr",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_data_addr, "Pmapi_Invalid_EBB_data_addr",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_Config, "Pmapi_Invalid_EBB_Config",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_EBB_Already_Exists, "Pmapi_EBB_Already_Exists",
+     "event-based branching is a POWER feature: not supported on Linux"},
+};
+const size_t kErrorTableSize = sizeof kErrorTable / sizeof kErrorTable[0];
+
 const char *MessageFor(int code) {
-  switch (code) {
-    case 0:
-      return "success";
-    case Pmapi_NoInit:
-      return "pmapi is not initialized: call pm_initialize or pm_init first";
-    case Pmapi_NoSetProg:
-      return "no program is set for this context: call pm_set_program* first";
-    case Pmapi_InvalidArg:
-      return "invalid argument (a NULL pointer or a value out of range)";
-    case Pmapi_InvalidFilter:
-      return "invalid filter: use PM_VERIFIED, PM_UNVERIFIED and/or PM_CAVEAT";
-    case Pmapi_InvalidProcType:
-      return "unknown processor type";
-    case Pmapi_InvalidEvent:
-      return "event id not available on this counter under the initialized filter";
-    case Pmapi_InvalidGroup:
-      return "unknown event-group id";
-    case Pmapi_NoEvents:
-      return "the program counts no event: every counter is COUNT_NOTHING";
-    case Pmapi_Threshold:
-      return "thresholds are not supported on Linux: set mode.b.threshold to 0";
-    case Pmapi_NoDomain:
-      return "the mode counts in no privilege level: set PM_USER and/or PM_KERNEL";
-    case Pmapi_InvalidCpu:
-      return "no such online CPU";
-    case Pmapi_CpuNotCounted:
-      return "this CPU was not counted since pm_set_program";
-    case Pmapi_SysThreadConflict:
-      return "a process has either the system-wide context or thread contexts, never both: "
-             "delete the other first";
-    case Pmapi_Permission:
-      return "the kernel refused for lack of privilege";
-    case Pmapi_NoHardware:
-      return "the kernel cannot count this event on this machine";
-    case Pmapi_TooManyFiles:
-      return "out of file descriptors";
-    case Pmapi_Malloc_Err:
-      return "out of memory";
-    case Pmapi_NotSchedulable:
-      return "the kernel could not schedule the events together: program fewer events";
-    case Pmapi_Multiplexed:
-      return "the kernel multiplexed the counters: the counts cover only part of the time "
-             "(pm_get_Tdata* gives the time counted)";
-    case Pmapi_NoSuchThread:
-      return "no such process or thread";
-    case Pmapi_Unsupported:
-      return "not supported on Linux";
-    case Pmapi_NotSystemWide:
-      return "per-CPU reads need a system-wide program without proctree";
-    case Pmapi_GroupMember:
-      return "the thread belongs to a counting group";
-    case Pmapi_KernelError:
-      return "the kernel returned an unexpected error";
-    case Pmapi_BadCatalog:
-      return "an event or group table is invalid";
-    case Pmapi_Busy:
-      return "the counters are busy";
-    case Pmapi_Interrupted:
-      return "interrupted system call";
-    case Pmapi_ShortRead:
-      return "the kernel returned fewer bytes than expected";
-    case Pmapi_ProgExists:
-      return "a program already exists for this context: call pm_delete_program* first";
-    case Pmapi_NotCounting:
-      return "counting is not on";
-    case Pmapi_Unsupported_EBBThreadMode:
-    case Pmapi_Invalid_EBB_handler_addr:
-    case Pmapi_Invalid_EBB_data_addr:
-    case Pmapi_Invalid_EBB_Config:
-    case Pmapi_EBB_Already_Exists:
-    case Pmapi_EBB_NotSet:
-      return "event-based branching is a POWER feature: not supported on Linux";
-    default:
-      return "unknown pmapi error code";
+  if (code == 0) return "success";
+  for (const ErrorInfo &error : kErrorTable) {
+    if (error.code == code) return error.message;
   }
+  return "unknown pmapi error code";
 }
 
 }  // namespace pmapi

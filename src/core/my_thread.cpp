@@ -11,6 +11,18 @@ namespace pmapi {
 
 extern const bool kThreadInheritanceLinked;  // see thread_inherit.cpp
 
+namespace {
+thread_local bool t_missed = false;
+thread_local Status t_missed_reason;
+}  // namespace
+
+const Status *MissedInheritance() { return t_missed ? &t_missed_reason : nullptr; }
+
+void RecordMissedInheritance(const Status &status) {
+  t_missed = !status.ok();
+  t_missed_reason = status;
+}
+
 Status CreateMyThreadContext(Program program, bool start, std::shared_ptr<CountingGroup> group,
                              bool new_member) {
   // Keeps the pthread_create interposer in static links (the value is true).
@@ -30,7 +42,9 @@ Status CreateMyThreadContext(Program program, bool start, std::shared_ptr<Counti
         new_member ? CountingGroup::Joining::kNewThread : CountingGroup::Joining::kRoot);
     if (!status.ok()) return status;
   }
-  return registry.AdoptMyThread(std::move(context));
+  status = registry.AdoptMyThread(std::move(context));
+  if (status.ok()) t_missed = false;
+  return status;
 }
 
 }  // namespace pmapi

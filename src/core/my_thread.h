@@ -18,4 +18,11 @@ Status CreateMyThreadContext(Program program, bool start,
                              std::shared_ptr<CountingGroup> group = nullptr,
                              bool new_member = false);
 
+// Why the calling thread, started by a thread with an inheritable context,
+// has none of its own (the open failed in the new thread, where no caller could
+// be told); null when it inherited or had nothing to inherit. Cleared when the
+// thread sets its own program.
+const Status *MissedInheritance();
+void RecordMissedInheritance(const Status &status);
+
 }  // namespace pmapi

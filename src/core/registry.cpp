@@ -18,14 +18,29 @@ thread_local Context *t_my_context = nullptr;
 namespace {
 
 // Deletes the calling thread's context when the thread exits, so that a
-// thread that forgets pm_delete_program_mythread leaks no descriptor.
-struct MyContextReaper {
-  bool armed = false;
-  ~MyContextReaper() {
-    if (t_my_context) Registry::Get().DropMyThread();
-  }
-};
-thread_local MyContextReaper t_reaper;
+// thread that forgets pm_delete_program_mythread leaks no descriptor. A
+// pthread key rather than a thread_local object with a destructor: glibc
+// aborts the process when it cannot allocate the record of such a destructor,
+// where pthread_setspecific reports ENOMEM.
+void ReapMyContext(void *) {
+  if (t_my_context) Registry::Get().DropMyThread();
+}
+
+// The key, or -1 when the process ran out of keys.
+long ReaperKey() {
+  static const long key = [] {
+    pthread_key_t created;
+    return pthread_key_create(&created, &ReapMyContext) == 0 ? static_cast<long>(created) : -1L;
+  }();
+  return key;
+}
+
+// Arms the calling thread's reaper; false when that cannot be done.
+bool ArmReaper() {
+  static char armed;  // any non-null value makes the key's destructor run
+  const long key = ReaperKey();
+  return key >= 0 && pthread_setspecific(static_cast<pthread_key_t>(key), &armed) == 0;
+}
 
 }  // namespace
 
@@ -104,9 +119,13 @@ Status Registry::AdoptMyThread(std::unique_ptr<Context> context) {
     return Status(Pmapi_SysThreadConflict,
                   "the system-wide context was programmed meanwhile; delete it first");
   }
-  t_reaper.armed = true;  // first touch registers the thread-exit destructor
+  if (!ArmReaper()) {
+    return Status(Pmapi_Malloc_Err,
+                  "out of memory: cannot arrange for the context's release at thread exit");
+  }
+  // Inserted first: if that runs out of memory the context is not half-adopted.
+  state_->thread_contexts.insert(context.get());
   t_my_context = context.release();
-  state_->thread_contexts.insert(t_my_context);
   return Status::Ok();
 }
 

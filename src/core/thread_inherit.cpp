@@ -78,10 +78,9 @@ struct InheritedStart {
 void *StartWithInheritedContext(void *raw) {
   std::unique_ptr<InheritedStart> start(static_cast<InheritedStart *>(raw));
   // A failure here cannot be returned to anyone: the thread runs without a
-  // context and pm_*_mythread calls in it say so (Pmapi_NoSetProg), with the
-  // reason kept as the thread's last error.
-  Report(CreateMyThreadContext(std::move(start->program), start->counting, std::move(start->group),
-                               /*new_member=*/true));
+  // context and its pm_*_mythread calls say so (Pmapi_NoSetProg) with this reason.
+  RecordMissedInheritance(CreateMyThreadContext(std::move(start->program), start->counting,
+                                                std::move(start->group), /*new_member=*/true));
   void *(*routine)(void *) = start->routine;
   void *arg = start->arg;
   start.reset();

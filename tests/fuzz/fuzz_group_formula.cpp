@@ -1,7 +1,8 @@
 // libFuzzer target: the derived-metric formula parser and evaluator
 // (src/catalog/group_formula.h). The first bytes give the member values and the time; the rest
-// is the formula, over three fixed member names. Parse must return "" or a message, and a parsed
-// formula must evaluate (to any double, NaN included) without crashing.
+// is the formula, over three fixed member names, with the repeat notation of fuzz_repeat.h (so
+// that "\x7f200000\x7f(\x7f" nests 200,000 deep). Parse must return "" or a message, and a
+// parsed formula must evaluate (to any double, NaN included) without crashing.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "catalog/group_formula.h"
+#include "fuzz_repeat.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzedDataProvider input(data, size);
@@ -19,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t i = 0; i < members.size(); ++i)
     values.push_back(input.ConsumeFloatingPoint<double>());
   const double seconds = input.ConsumeFloatingPoint<double>();
-  const std::string text = input.ConsumeRemainingBytesAsString();
+  const std::string text = pmapi_fuzz::ExpandRepeats(input.ConsumeRemainingBytesAsString());
   pmapi::Formula formula;
   const std::string error = pmapi::Formula::Parse(text, members, &formula);
   if (error.empty()) (void)formula.Evaluate(values, seconds);

@@ -1,6 +1,7 @@
 // libFuzzer target: the groups/*.grp parser (src/catalog/group_parser.h) on arbitrary text,
 // including every formula it compiles, which is then evaluated. A failure appends nothing and
 // names the file and line; a success gives groups of 1..MAX_COUNTERS members with ids in range.
+// The text may use the repeat notation of fuzz_repeat.h, for long lines and deep formulas.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,10 +10,12 @@
 #include <vector>
 
 #include "catalog/group_parser.h"
+#include "fuzz_repeat.h"
 #include "pmapi.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const std::string text(reinterpret_cast<const char *>(data), size);
+  const std::string text =
+      pmapi_fuzz::ExpandRepeats(std::string(reinterpret_cast<const char *>(data), size));
   std::vector<pmapi::GroupRecord> records;
   pmapi::Status status = pmapi::ParseGroupTable("fuzz.grp", text, &records);
   if (!status.ok()) {

@@ -36,5 +36,21 @@ TEST(PmlistOptions, RefusesBadInput) {
   }
 }
 
+// --source and -v describe events; with -g they used to be ignored without a word.
+TEST(PmlistOptions, GroupsRefuseEventOnlyOptions) {
+  Options o;
+  EXPECT_NE(ParseOptions({"-g", "--source", "tracepoint"}, &o).find("does not apply to -g"),
+            std::string::npos);
+  EXPECT_NE(ParseOptions({"--source=sysfs", "-g"}, &o).find("--source"), std::string::npos);
+  EXPECT_NE(ParseOptions({"-g", "-v"}, &o).find("-v shows how events are encoded"),
+            std::string::npos);
+  // What applies to groups still does.
+  ASSERT_EQ(ParseOptions({"-g", "-s", "verified", "basic"}, &o), "");
+  EXPECT_TRUE(o.groups);
+  EXPECT_EQ(o.status_filter, PM_VERIFIED);
+  EXPECT_EQ(o.pattern, "basic");
+  EXPECT_EQ(ParseOptions({"-g", "-v", "--help"}, &o), "") << "--help still answers";
+}
+
 }  // namespace
 }  // namespace pmlist

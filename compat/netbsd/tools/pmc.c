@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,16 +56,46 @@ static int list_events(const char *filter) {
   return 0;
 }
 
-/* A numeric id as given, or the id of a catalog name. */
+/* Whether `id` is one of the catalog's ids (`pmc list`). */
+static int known_id(pmc_evid_t id) {
+  int count = pmc_event_count();
+  for (int i = 0; i < count; ++i) {
+    pmc_evid_t listed;
+    if (pmc_event_get(i, &listed, NULL, NULL) == 0 && listed == id) return 1;
+  }
+  return 0;
+}
+
+/* A numeric id as given, or the id of a catalog name. Returns 0, or 1 with the
+ * reason printed. A number is checked against pmc_evid_t's range before the
+ * cast: 999999999999 must not become some other id (or none) by truncation. */
 static int parse_event(const char *text, pmc_evid_t *id) {
-  char *end = NULL;
-  errno = 0;
-  long long number = strtoll(text, &end, 0);
-  if (*text && end && *end == '\0' && errno == 0 && number >= 0) {
+  if (*text >= '0' && *text <= '9') {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long number = strtoull(text, &end, 0);
+    if (*end != '\0') {
+      fprintf(stderr, "pmc: '%s' is neither an event id nor an event name (see pmc list)\n", text);
+      return 1;
+    }
+    const pmc_evid_t max_id = (pmc_evid_t)-1 < 0 ? (pmc_evid_t)INT_MAX : (pmc_evid_t)-1;
+    if (errno == ERANGE || number > (unsigned long long)max_id) {
+      fprintf(stderr, "pmc: event id %s is out of range (ids are 0 to %llu; see pmc list)\n", text,
+              (unsigned long long)max_id);
+      return 1;
+    }
     *id = (pmc_evid_t)number;
+    if (!known_id(*id)) {
+      fprintf(stderr, "pmc: no event has the id %s (see pmc list)\n", text);
+      return 1;
+    }
     return 0;
   }
-  return pmc_event_lookup(text, id);
+  if (pmc_event_lookup(text, id) != 0) {
+    fprintf(stderr, "pmc: unknown event %s (see pmc list)\n", text);
+    return 1;
+  }
+  return 0;
 }
 
 static void setup_counter(int ctr, pmc_evid_t id, uint32_t flags, const char *event,
@@ -86,10 +117,7 @@ static int count_command(const char *event, char **command) {
     return 2;
   }
   pmc_evid_t id;
-  if (parse_event(event, &id) != 0) {
-    fprintf(stderr, "pmc: unknown event %s (see pmc list)\n", event);
-    return 1;
-  }
+  if (parse_event(event, &id) != 0) return 1;
   setup_counter(0, id, PMC_CFG_USER, event, 4);
   setup_counter(1, id, PMC_CFG_KERNEL, event, 5);
 

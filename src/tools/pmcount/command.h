@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <functional>
 #include <string>
@@ -40,6 +41,9 @@ class Command {
   bool exited() const { return exited_; }
   // After exit: the exit status for pmcount (the command's, or 128 + signal).
   int exit_status() const;
+  // After exit: whether a signal ended the command. Not exit_status() >= 128: a command may
+  // well exit with 200 by itself.
+  bool killed() const { return exited_ && WIFSIGNALED(wait_status_); }
   // After exit: "exited with status 3", "killed by SIGINT".
   std::string how_it_ended() const;
   const struct rusage &usage() const { return usage_; }

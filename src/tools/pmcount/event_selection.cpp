@@ -6,6 +6,7 @@
 #include <set>
 
 #include "suggest.h"
+#include "tracefs_hint.h"
 
 namespace pmcount {
 namespace {
@@ -61,8 +62,15 @@ std::vector<std::string> PfmPmus() {
   return pmus;
 }
 
+// A catalog id as pmlist prints it ("1000"), which pmapi programs take too.
+bool IsId(const std::string &name) {
+  return !name.empty() && name.size() < 10 &&
+         name.find_first_not_of("0123456789") == std::string::npos;
+}
+
 const CatalogEvent *Lookup(const std::string &name, const PfmStrings &pfm_strings) {
   const Catalog &catalog = Catalog::Get();
+  if (IsId(name)) return catalog.FindId(std::stoi(name));
   for (const Alias &alias : kPerfAliases) {
     if (name == alias.perf_name) return catalog.FindName(alias.catalog_name);
   }
@@ -81,6 +89,12 @@ const CatalogEvent *Lookup(const std::string &name, const PfmStrings &pfm_string
 }
 
 std::string UnknownEvent(const std::string &name, const PfmStrings &pfm_strings) {
+  if (IsId(name)) return "no event has the id " + name + " here (pmlist lists the ids)";
+  // A tracepoint this user cannot see: the names close to it are beside the point.
+  if (LooksLikeTracepoint(name)) {
+    const std::string why = TracefsUnreadable();
+    if (!why.empty()) return "unknown event '" + name + "': " + why;
+  }
   const std::string refusal = pfm_strings.Refusal(name);
   // Compare against every name, and against libpfm4 names without their PMU prefix, so that
   // "RETIRED_INSTRUCTION" finds "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS".
@@ -255,6 +269,8 @@ std::string SelectEvents(const Options &options, const std::vector<EventSpec> &s
       }
       SelectedEvent event;
       event.name = spec.text;
+      // An id prints as the event's name (with the spec's own modifiers): "1000" tells nothing.
+      if (IsId(spec.name)) event.name = entry->short_name + spec.text.substr(spec.name.size());
       event.entry = entry;
       event.has_mode = spec.has_mode;
       event.user = spec.user;

@@ -127,10 +127,13 @@ int Main(int argc, char **argv) {
   } else if (!options.output_path.empty()) {
     fd = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
+      // Before the command runs: it is not run (docs/pmcount.1, EXIT STATUS).
       return Failure("cannot open " + options.output_path + ": " + strerror(errno));
     }
   }
-  Output output(fd);
+  Output output(fd, fd == STDERR_FILENO   ? "standard error"
+                    : fd == STDOUT_FILENO ? "standard output"
+                                          : options.output_path);
 
   report.command = options.command;
   report.system_wide = options.system_wide;

@@ -355,8 +355,8 @@ everything it starts (not pmcount itself), or for the whole machine with -a.
 Events:
   -e, --event LIST        events to count, comma-separated: AIX mnemonics (PM_CYC), kernel
                           software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
-                          sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write);
-                          a :u or :k suffix selects the mode. At most 8 events (one pmapi
+                          sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
+                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode. At most 8 events (one pmapi
                           program). Repeat -e to add more. `pmlist` lists them all.
   -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
                           Default: cycles, instructions and branches when the machine has a
@@ -387,8 +387,10 @@ Output (to stderr unless -o):
   -h, --help              this text
       --version           the version
 
-Exit status: the command's (128+N when signal N killed it); 127 if the command was not
-found, 126 if it could not be run; 2 for a usage error; 125 when counting failed.
+Exit status: the command's (128+N when signal N killed it), even when the counts could not
+be written afterwards (a message says so); 127 if the command was not found, 126 if it could
+not be run; 2 for a usage error; 125 when counting failed or the -o file cannot be opened
+(the command is not run).
 SIGINT, SIGTERM and SIGHUP are passed to the command, and the counts so far are printed.
 )";
 }

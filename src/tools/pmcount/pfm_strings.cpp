@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "catalog/pfm_bridge.h"
+#include "catalog/table_file.h"
 
 namespace pmcount {
 namespace {
@@ -43,9 +45,13 @@ std::vector<std::string> TableFiles(const std::string &directory) {
   return files;
 }
 
-// The ids a table file uses: the leading number of each record line.
+// The ids a table file uses: the leading number of each record line. Read as the library
+// reads it (regular files only, at most 16 MiB, never blocking): a FIFO named like a table
+// would otherwise hang pmcount here. A refused file is skipped; the library reports it.
 void CollectIds(const std::string &path, std::set<int> *ids) {
-  std::ifstream in(path);
+  std::string text;
+  if (!pmapi::ReadTableFile(AT_FDCWD, path, path, &text).ok()) return;
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     const size_t start = line.find_first_not_of(" \t");
@@ -94,8 +100,13 @@ std::string PfmStrings::Prepare(const std::vector<EventSpec> &specs) {
   had_variable_ = old != nullptr;
   if (old) old_variable_ = old;
   if (old && *old) {
-    for (const std::string &file : TableFiles(old)) {
-      const std::string source = old_variable_ + "/" + file;
+    // The links live in the scratch directory, so a relative target would be resolved against
+    // it, not against the directory the user named: link to the absolute path.
+    char *absolute = realpath(old, nullptr);
+    const std::string user_directory = absolute ? absolute : old_variable_;
+    free(absolute);
+    for (const std::string &file : TableFiles(user_directory)) {
+      const std::string source = user_directory + "/" + file;
       CollectIds(source, &used);
       if (symlink(source.c_str(), (directory_ + "/" + file).c_str()) != 0) {
         Restore();

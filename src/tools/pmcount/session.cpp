@@ -132,9 +132,8 @@ class Runner {
       if (rc != 0) return kCountingFailed;
     }
     start = NowNs();
-    if (first && options_.interval_ms) {
-      if (!output_->Write(printer_->BeginIntervals(*report_))) return kCountingFailed;
-    }
+    // A failed write is remembered by output_ and reported at the end: the command runs on.
+    if (first && options_.interval_ms) output_->Write(printer_->BeginIntervals(*report_));
     last_tick_ = start;
     start_ = start;
     previous_ = EmptySamples(setup_);
@@ -153,7 +152,7 @@ class Runner {
       result->user_ns = Ns(command.usage().ru_utime);
       result->system_ns = Ns(command.usage().ru_stime);
       result->exit_status = command.exit_status();
-      if (command.exit_status() >= 128) result->ended = command.how_it_ended();
+      if (command.killed()) result->ended = command.how_it_ended();
     }
     return 0;
   }
@@ -201,7 +200,10 @@ bool Output::Write(const std::string &text) {
   while (done < text.size()) {
     const ssize_t n = write(fd_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n <= 0) {
+      if (!error_) error_ = n < 0 ? errno : EIO;
+      return false;
+    }
     done += static_cast<size_t>(n);
   }
   return true;
@@ -256,9 +258,12 @@ int RunSession(const Setup &setup, Report *report, Printer *printer, Output *out
       final_snapshot.stats = CrossCpuStats(MeanOfRuns(per_cpu_runs), plan.counter_of_event.size());
     }
   }
-  if (!output->Write(printer->Final(*report, final_snapshot))) {
-    fprintf(stderr, "pmcount: cannot write the counts: %s\n", strerror(errno));
-    return kCountingFailed;
+  output->Write(printer->Final(*report, final_snapshot));
+  if (output->failed()) {
+    fprintf(stderr, "pmcount: cannot write the counts to %s: %s\n", output->name().c_str(),
+            strerror(output->error()));
+    // The command ran: its status is what a script tests, and the message says what was lost.
+    if (options.command.empty()) return kCountingFailed;
   }
   return options.command.empty() ? 0 : last.exit_status;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aggregation.h"
@@ -14,14 +15,22 @@
 
 namespace pmcount {
 
-// Where the counts go: stderr, or the -o file. Writes whole strings.
+// Where the counts go: stderr, or the -o file. Writes whole strings, and remembers the first
+// failure: the command is running (or has run) by then, so a full disk must neither stop
+// waiting for it nor replace its exit status; RunSession reports the failure at the end.
 class Output {
  public:
-  explicit Output(int fd) : fd_(fd) {}
+  Output(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
   bool Write(const std::string &text);
+
+  bool failed() const { return error_ != 0; }
+  int error() const { return error_; }  // the errno of the first failed write
+  const std::string &name() const { return name_; }
 
  private:
   int fd_;
+  std::string name_;  // "standard error", or the -o file's name, for messages
+  int error_ = 0;
 };
 
 struct Setup {

@@ -39,7 +39,7 @@ int Main(int argc, char **argv) {
   std::string text;
   if (options.groups) {
     std::vector<GroupRow> rows = ListGroups(options, info, groups);
-    text = options.json ? GroupJson(info.proc_name, rows) : GroupTable(rows, options.verbose);
+    text = options.json ? GroupJson(info.proc_name, rows) : GroupTable(rows);
   } else {
     std::vector<EventRow> rows = ListEvents(options, info);
     text = options.json ? EventJson(info.proc_name, rows, options.verbose)

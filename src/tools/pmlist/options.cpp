@@ -87,6 +87,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       std::string error = ParseSet(list, "source", "table, pmu, software, sysfs, tracepoint",
                                    SourceBit, &o.sources);
       if (!error.empty()) return error;
+      o.sources_given = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return "unknown option '" + arg + "'";
     } else {
@@ -96,6 +97,18 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
     }
     if (has_value && arg != "--status" && arg != "--source") {
       return "option " + arg + " takes no value";
+    }
+  }
+  // Groups have no source and no encoding of their own: rather than ignore these silently,
+  // say so (their members' sources and encodings are one `pmlist -v NAME` away).
+  if (o.groups && !o.help) {
+    if (o.sources_given) {
+      return "--source selects events by where they come from; it does not apply to -g "
+             "(groups): leave one of them out";
+    }
+    if (o.verbose) {
+      return "-v shows how events are encoded; it does not apply to -g (groups): leave one of "
+             "them out, and use pmlist -v EVENT for a member";
     }
   }
   *options = o;
@@ -116,6 +129,7 @@ each event's id, short name, status here, the counters it may go on, and its des
                           here, and the description says why
       --source LIST       table, pmu, software, sysfs, tracepoint (default: all)
   -g, --groups            list the event groups instead: members and derived metrics
+                          (with -s and PATTERN; not with --source or -v)
   -v, --verbose           also show how each event is encoded for perf_event_open
   -j, --json              one JSON document instead of the table
   -h, --help              this text

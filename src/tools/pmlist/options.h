@@ -20,6 +20,7 @@ struct Options {
   int status_filter = 7;  // PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT
   bool status_given = false;
   unsigned sources = kAllSources;
+  bool sources_given = false;
   std::string pattern;  // case-insensitive substring of name, long name or description
   bool groups = false;
   bool verbose = false;

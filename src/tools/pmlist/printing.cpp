@@ -41,7 +41,7 @@ std::string EventTable(const std::vector<EventRow> &rows, bool verbose) {
   return out;
 }
 
-std::string GroupTable(const std::vector<GroupRow> &rows, bool verbose) {
+std::string GroupTable(const std::vector<GroupRow> &rows) {
   size_t name_width = 4, status_width = 6;
   for (const GroupRow &row : rows) {
     name_width = std::max(name_width, row.name.size());
@@ -52,7 +52,7 @@ std::string GroupTable(const std::vector<GroupRow> &rows, bool verbose) {
   for (const GroupRow &row : rows) {
     out += PadLeft(std::to_string(row.id), 5) + "  " + PadRight(row.name, name_width) + "  " +
            PadRight(row.status, status_width) + "  " + row.long_name + "\n";
-    if (verbose || !row.description.empty()) out += "       " + row.description + "\n";
+    if (!row.description.empty()) out += "       " + row.description + "\n";
     std::string members;
     for (size_t m = 0; m < row.members.size(); ++m) {
       members += (m ? " " : "") + std::to_string(m) + ":" + row.members[m];

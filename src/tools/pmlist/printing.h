@@ -9,7 +9,7 @@
 namespace pmlist {
 
 std::string EventTable(const std::vector<EventRow> &rows, bool verbose);
-std::string GroupTable(const std::vector<GroupRow> &rows, bool verbose);
+std::string GroupTable(const std::vector<GroupRow> &rows);
 std::string EventJson(const std::string &processor, const std::vector<EventRow> &rows,
                       bool verbose);
 std::string GroupJson(const std::string &processor, const std::vector<GroupRow> &rows);
