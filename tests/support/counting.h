@@ -36,7 +36,9 @@ constexpr const char kGetppid[] = "syscalls:sys_enter_getppid";
 // A system call no library, daemon or other test on the machine makes
 // (glibc never calls it by itself; everyone's tests use getppid): the
 // system-wide tests count it exactly, where getppid would also count every
-// other process's calls.
+// other process's calls. The tests that use it share a ctest RESOURCE_LOCK
+// (tests/CMakeLists.txt), so that they never run at the same time; two runs of the suite at
+// once on one machine can still disturb each other (rerun).
 constexpr const char kRareSyscall[] = "syscalls:sys_enter_sched_rr_get_interval";
 
 // Exactly `n` sched_rr_get_interval system calls.
