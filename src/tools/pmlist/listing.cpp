@@ -168,11 +168,14 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
     row.name = group.short_name;
     row.long_name = group.long_name;
     row.description = group.description;
-    for (int c = 0; c < MAX_COUNTERS && group.events[c] != COUNT_NOTHING; ++c) {
+    const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id);
+    // Counters after the members name a filler event (docs/catalog.md, "Groups"): not shown.
+    const size_t members = resolved ? resolved->members.size() : MAX_COUNTERS;
+    for (size_t c = 0; c < members && group.events[c] != COUNT_NOTHING; ++c) {
       auto name = names.find(group.events[c]);
       row.members.push_back(name != names.end() ? name->second : std::to_string(group.events[c]));
     }
-    if (const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id)) {
+    if (resolved) {
       row.status = StatusName(resolved->status);
       for (const pmapi::GroupMetric &metric : resolved->record.metrics) {
         row.metrics.emplace_back(metric.name, metric.formula);
