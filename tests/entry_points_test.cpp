@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <regex>
 #include <set>
@@ -334,11 +335,30 @@ std::set<std::string> Matches(const std::string &text, const std::regex &pattern
   return names;
 }
 
+// The header's function-like macros, name -> body (continuation lines joined).
+std::map<std::string, std::string> FunctionLikeMacros(const std::string &header) {
+  std::map<std::string, std::string> macros;
+  std::istringstream lines(header);
+  std::string line, logical;
+  const std::regex define(R"(^#\s*define\s+(\w+)\((.*)$)");
+  while (std::getline(lines, line)) {
+    logical += line;
+    if (!logical.empty() && logical.back() == '\\') {
+      logical.pop_back();
+      continue;
+    }
+    std::smatch match;
+    if (std::regex_search(logical, match, define)) macros[match[1]] = match[2];
+    logical.clear();
+  }
+  return macros;
+}
+
 TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
   const std::string source = SourceDir();
+  const std::string header_text = ReadText(source + "/include/pmapi.h");
   const std::set<std::string> declared =
-      Matches(ReadText(source + "/include/pmapi.h"),
-              std::regex(R"(^(?:int|double|void|char)\s+\*?(\w+)\()"));
+      Matches(header_text, std::regex(R"(^(?:int|double|void|char)\s+\*?(\w+)\()"));
   ASSERT_GT(declared.size(), 170u) << "could not read " << source << "/include/pmapi.h";
   const std::string not_supported_text = ReadText(source + "/src/api/not_supported.cpp");
   std::set<std::string> unsupported =
@@ -378,6 +398,7 @@ TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
   }
   ASSERT_NE(other_tests.find("pm_initialize("), std::string::npos)
       << "could not read " << source << "/tests/*_test.cpp";
+  const std::map<std::string, std::string> macros = FunctionLikeMacros(header_text);
   for (const std::string &name : declared) {
     if (unsupported.count(name)) {
       EXPECT_FALSE(in_table.count(name)) << name << " is unsupported, yet in the table";
@@ -386,9 +407,16 @@ TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
     if (std::regex_match(name, counting)) {
       EXPECT_TRUE(in_table.count(name)) << name << " counts but is not in the entry-point table";
     } else {
-      // Called, or handed over as a pointer to a parameterized test (timebase_test.cpp).
-      const bool called = other_tests.find(name + "(") != std::string::npos ||
-                          other_tests.find("&" + name) != std::string::npos;
+      // Called, handed over as a pointer to a parameterized test (timebase_test.cpp), or
+      // reached through a function-like macro of the header that a test calls (pm_init's
+      // arity macro selects pm_init_args2/3/4).
+      bool called = other_tests.find(name + "(") != std::string::npos ||
+                    other_tests.find("&" + name) != std::string::npos;
+      for (const auto &[macro, body] : macros) {
+        if (called) break;
+        called = body.find(name) != std::string::npos &&
+                 other_tests.find(macro + "(") != std::string::npos;
+      }
       EXPECT_TRUE(called) << name << " is exported and supported but no test calls it";
     }
   }
