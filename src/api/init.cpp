@@ -12,6 +12,7 @@
 #include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
 #include "catalog/processor_lists.h"
+#include "catalog/text_fields.h"
 #include "core/last_error.h"
 
 namespace {
@@ -19,12 +20,6 @@ namespace {
 using pmapi::Status;
 
 constexpr int kKnownFilterBits = PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS;
-
-std::string Hex(int value) {
-  char text[16];
-  snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
-  return text;
-}
 
 // A filter that selects no status selects every status, as AIX clients expect: hypre calls
 // pm_init(0, &info), and PM_GET_GROUPS alone asks for the groups of every event.
@@ -38,7 +33,7 @@ Status CheckArguments(int filter, const void *pminfo) {
   if (!pminfo) return Status(Pmapi_InvalidArg, "pminfo is NULL");
   if (filter & ~kKnownFilterBits) {
     return Status(Pmapi_InvalidFilter,
-                  "filter " + Hex(filter) +
+                  "filter " + pmapi::Hex(static_cast<unsigned>(filter)) +
                       " has bits other than "
                       "PM_VERIFIED, PM_UNVERIFIED, PM_CAVEAT and PM_GET_GROUPS");
   }

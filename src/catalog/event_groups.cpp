@@ -9,6 +9,7 @@
 
 #include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
+#include "catalog/text_fields.h"
 
 namespace pmapi {
 namespace {
@@ -52,12 +53,6 @@ EventGroupList Make(int status_filter) {
   return list;
 }
 
-std::string Hex(int value) {
-  char text[16];
-  snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
-  return text;
-}
-
 std::mutex g_mutex;
 EventGroupList *g_lists[kStatusFilterMask + 1];
 
@@ -85,8 +80,8 @@ Status GroupMembersForProgram(int group_id, int members[MAX_COUNTERS]) {
   int filter = ActiveFilter();
   if (!Listed(*group, filter)) {
     return Status(Pmapi_InvalidGroup, prefix + " is not in the list pm_initialize returned for " +
-                                          "filter " + Hex(filter) + ": a member's status is " +
-                                          "filtered out");
+                                          "filter " + Hex(static_cast<unsigned>(filter)) +
+                                          ": a member's status is " + "filtered out");
   }
   for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
     size_t member = static_cast<size_t>(counter);

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
+#include "catalog/text_fields.h"
 
 namespace pmlist {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 using pmapi::Catalog;
 using pmapi::CatalogEvent;
 using pmapi::EventSource;
+using pmapi::Hex;
 
 std::string Lower(std::string text) {
   for (char &c : text) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
@@ -71,12 +73,6 @@ unsigned SourceBits(const CatalogEvent &event, std::string *name) {
       return kSourceTracepoint;
   }
   return 0;
-}
-
-std::string Hex(unsigned long long value) {
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", value);
-  return text;
 }
 
 std::string Encoding(const CatalogEvent &event) {
