@@ -15,7 +15,9 @@ namespace {
 
 class Simulated : public ::testing::Test {
  protected:
-  void SetUp() override { if (!InitializeAll()) return; }
+  void SetUp() override {
+    if (!InitializeAll()) return;
+  }
   SimulatedPerfKernel kernel_;
 };
 
@@ -24,7 +26,7 @@ TEST_F(Simulated, TheLibraryCountsThroughItWithoutRealDescriptors) {
   ScopedKernel scoped(&kernel_);
   pm_prog_t prog = MakeProgram({EventId(kGetppid), EventId("task-clock")}, PM_USER | PM_KERNEL);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0);
-  EXPECT_EQ(kernel_.OpenDescriptors(), 2);
+  EXPECT_EQ(kernel_.LibraryDescriptors(), 2);
   EXPECT_EQ(CountPerfDescriptors(), real_before) << "no real descriptor was opened";
   pm_data_t data;
   ASSERT_EQ(pm_get_data_mythread(&data), 0);
@@ -40,7 +42,7 @@ TEST_F(Simulated, TheLibraryCountsThroughItWithoutRealDescriptors) {
   ASSERT_EQ(pm_get_data_mythread(&data), 0);
   EXPECT_EQ(data.accu[0], 0);
   ASSERT_EQ(pm_delete_program_mythread(), 0);
-  EXPECT_EQ(kernel_.OpenDescriptors(), 0);
+  EXPECT_EQ(kernel_.LibraryDescriptors(), 0);
 }
 
 TEST_F(Simulated, RefusesWhatTheKernelRefuses) {

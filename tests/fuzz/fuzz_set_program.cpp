@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/fork_counter.h"
 #include "core/kernel.h"
 #include "pmapi.h"
 #include "support/counting.h"
@@ -39,8 +38,7 @@ pmapi_test::SimulatedPerfKernel *g_kernel = nullptr;
 // The perf descriptors open now, less the fork counter's anchor kept for the process's life.
 int OpenPerfDescriptors() {
 #ifdef PMAPI_FUZZ_SIMULATED_KERNEL
-  const int anchor = pmapi::ForkCounterAnchorFd() >= pmapi_test::SimulatedPerfKernel::kFirstFd;
-  return g_kernel->OpenDescriptors() - anchor;
+  return g_kernel->LibraryDescriptors();
 #else
   return pmapi_test::CountPerfDescriptors();
 #endif

@@ -6,6 +6,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/fork_counter.h"
+#include "core/tracepoint_anchors.h"
+
 namespace pmapi_test {
 
 int SimulatedPerfKernel::PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu,
@@ -127,5 +130,17 @@ int SimulatedPerfKernel::OpenDescriptors() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return static_cast<int>(events_.size());
 }
+
+int SimulatedPerfKernel::LibraryDescriptors() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  int count = 0;
+  for (const auto &entry : events_) {
+    const int fd = entry.first;
+    if (fd != pmapi::ForkCounterAnchorFd() && !pmapi::IsTracepointAnchorFd(fd)) ++count;
+  }
+  return count;
+}
+
+int SimulatedPerfKernel::MapPerfPage(int, const perf_event_mmap_page **) { return -ENODEV; }
 
 }  // namespace pmapi_test

@@ -30,8 +30,13 @@ class SimulatedPerfKernel : public FakeKernel {
   ssize_t Read(int fd, void *buf, size_t size) override;
   int Close(int fd) override;
 
-  // How many simulated descriptors are open (for leak checks).
+  // How many simulated descriptors are open.
   int OpenDescriptors() const;
+  // The same, less those the library keeps for the life of the process (the fork counter's and
+  // the tracepoints' anchors): what a leak check compares.
+  int LibraryDescriptors() const;
+  // No user-space reads here: the library falls back to read(2), which is simulated.
+  int MapPerfPage(int fd, const perf_event_mmap_page **page) override;
 
  private:
   struct Event {
