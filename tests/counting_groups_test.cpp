@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "core/fork_counter.h"
+#include "support/child_process.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/timebase.h"
 
 using namespace pmapi_test;
 
@@ -52,7 +54,7 @@ int ThreadsInThisProcess() {
 class Groups : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
     baseline_fds_ = CountPerfDescriptors();
   }
@@ -346,7 +348,7 @@ TEST_F(Groups, TdataReportsTheTimeTheGroupCounted) {
   pm_accu_time_t times{};
   ASSERT_EQ(pm_get_Tdata_mygroup(&data, &times), 0);
   EXPECT_EQ(data.accu[0], 10);
-  EXPECT_GT(times.accu_timebase.tb_high | times.accu_timebase.tb_low, 0u);
+  EXPECT_GT(TimebaseNanos(times.accu_timebase), 0u);
 }
 
 TEST_F(Groups, WithoutTheForkTracepointMembersAreTheThreadsSeenJoining) {
@@ -378,20 +380,6 @@ TEST_F(Groups, AFailedOpenLeavesNoHalfBuiltGroup) {
   EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
 }
 
-// A child process that waits for `go` before running `body`, as a debugger's
-// target would wait stopped.
-template <typename Body>
-pid_t WaitingChild(int go_fd, Body body) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    char byte;
-    if (read(go_fd, &byte, 1) != 1) _exit(2);
-    body();
-    _exit(0);
-  }
-  return pid;
-}
-
 int ExitStatus(pid_t pid) {
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return -1;
@@ -399,9 +387,8 @@ int ExitStatus(pid_t pid) {
 }
 
 TEST_F(Groups, AThirdPartyGroupCountsAChildAndEverythingItStarts) {
-  int go[2];
-  ASSERT_EQ(pipe(go), 0);
-  pid_t child = WaitingChild(go[0], [] {
+  // Waits for Go() before running, as a debugger's target would wait stopped.
+  CallingChild target([] {
     CallGetppid(100);
     pid_t grandchild = fork();
     if (grandchild == 0) {
@@ -411,13 +398,12 @@ TEST_F(Groups, AThirdPartyGroupCountsAChildAndEverythingItStarts) {
     std::thread([] { CallGetppid(25); }).join();
     if (ExitStatus(grandchild) != 0) _exit(3);
   });
-  ASSERT_GT(child, 0);
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
   pm_prog_t prog = Program();
   ASSERT_EQ(pm_set_program_group(child, child, &prog), 0);
-  ASSERT_EQ(write(go[1], "g", 1), 1);
-  ASSERT_EQ(ExitStatus(child), 0);
-  close(go[0]);
-  close(go[1]);
+  ASSERT_TRUE(target.Go());
+  ASSERT_EQ(target.Finish(), 0);
 
   pm_data_t data;
   ASSERT_EQ(pm_get_data_group(child, child, &data), 0);
@@ -579,10 +565,9 @@ TEST_F(Groups, ProcessLevelRefusalsNameTheirCause) {
   pm_data_t data;
   EXPECT_EQ(pm_get_data_mygroup(&data), Pmapi_NoSetProg) << "nothing half-built";
 
-  int go[2];
-  ASSERT_EQ(pipe(go), 0);
-  pid_t child = WaitingChild(go[0], [] {});
-  ASSERT_GT(child, 0);
+  CallingChild target;
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
   {
     FakeKernel kernel;  // the process vanishes between the checks
     kernel.FailWith(FakeKernel::Op::kListDirectory, ENOENT, "/proc/" + std::to_string(child));
@@ -600,10 +585,7 @@ TEST_F(Groups, ProcessLevelRefusalsNameTheirCause) {
   EXPECT_NE(std::string(pm_strerror("", Pmapi_NoSetProg)).find("not in a counting group"),
             std::string::npos);
   EXPECT_EQ(pm_delete_program_thread(child, child), 0);
-  ASSERT_EQ(write(go[1], "g", 1), 1);
-  EXPECT_EQ(ExitStatus(child), 0);
-  close(go[0]);
-  close(go[1]);
+  EXPECT_EQ(target.Finish(), 0);
 }
 
 }  // namespace

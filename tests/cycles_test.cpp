@@ -11,6 +11,7 @@
 
 #include "core/kernel.h"
 #include "pmapi.h"
+#include "support/fake_kernel.h"
 #include "topology/cpu_frequency.h"
 
 namespace pmapi {
@@ -18,37 +19,6 @@ namespace {
 
 constexpr char kMaxFreqPath[] = "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq";
 constexpr char kCpuInfoPath[] = "/proc/cpuinfo";
-
-// Passes everything to the real kernel except the files a test fakes.
-class FakeFilesKernel : public Kernel {
- public:
-  FakeFilesKernel() { SetKernelForTesting(this); }
-  ~FakeFilesKernel() override { SetKernelForTesting(nullptr); }
-
-  void Fake(const std::string &path, std::string contents) { files_[path] = {0, contents}; }
-  void FakeError(const std::string &path, int err) { files_[path] = {-err, ""}; }
-
-  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override {
-    return RealKernel().PerfEventOpen(attr, pid, cpu, group_fd);
-  }
-  int Ioctl(int fd, unsigned long request, unsigned long arg) override {
-    return RealKernel().Ioctl(fd, request, arg);
-  }
-  ssize_t Read(int fd, void *buf, size_t size) override { return RealKernel().Read(fd, buf, size); }
-  int Close(int fd) override { return RealKernel().Close(fd); }
-  int ReadFile(const std::string &path, std::string *contents) override {
-    auto faked = files_.find(path);
-    if (faked == files_.end()) return RealKernel().ReadFile(path, contents);
-    *contents = faked->second.second;
-    return faked->second.first;
-  }
-  int ListDirectory(const std::string &path, std::vector<std::string> *names) override {
-    return RealKernel().ListDirectory(path, names);
-  }
-
- private:
-  std::map<std::string, std::pair<int, std::string>> files_;
-};
 
 // An x86 /proc/cpuinfo excerpt, two CPUs.
 constexpr char kX86CpuInfo[] =
@@ -103,42 +73,42 @@ TEST(CyclesTest, ThisMachinesSourceIsTheOneExpected) {
 }
 
 TEST(CyclesTest, CpufreqMaxWins) {
-  FakeFilesKernel kernel;
-  kernel.Fake(kMaxFreqPath, "3400000\n");
-  kernel.Fake(kCpuInfoPath, kX86CpuInfo);
+  pmapi_test::InstalledKernel kernel;
+  kernel.SetFile(kMaxFreqPath, "3400000\n");
+  kernel.SetFile(kCpuInfoPath, kX86CpuInfo);
   EXPECT_DOUBLE_EQ(NominalCpuHz(), 3.4e9);
 }
 
 TEST(CyclesTest, CpuInfoWhenNoCpufreq) {
-  FakeFilesKernel kernel;
-  kernel.FakeError(kMaxFreqPath, ENOENT);
-  kernel.Fake(kCpuInfoPath, kX86CpuInfo);
+  pmapi_test::InstalledKernel kernel;
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kReadFile, ENOENT, kMaxFreqPath);
+  kernel.SetFile(kCpuInfoPath, kX86CpuInfo);
   EXPECT_DOUBLE_EQ(NominalCpuHz(), 2445.428e6);  // the first CPU's line
 }
 
 TEST(CyclesTest, CpuInfoWhenCpufreqIsUnreadable) {
-  FakeFilesKernel kernel;
-  kernel.Fake(kCpuInfoPath, kX86CpuInfo);
+  pmapi_test::InstalledKernel kernel;
+  kernel.SetFile(kCpuInfoPath, kX86CpuInfo);
   for (const char *bad : {"", "\n", "0\n", "-5\n", "fast\n", "3400000 kHz\n"}) {
-    kernel.Fake(kMaxFreqPath, bad);
+    kernel.SetFile(kMaxFreqPath, bad);
     EXPECT_DOUBLE_EQ(NominalCpuHz(), 2445.428e6) << "cpuinfo_max_freq \"" << bad << "\"";
   }
 }
 
 TEST(CyclesTest, ZeroWhenNoSourceSaysAnything) {
-  FakeFilesKernel kernel;
-  kernel.FakeError(kMaxFreqPath, ENOENT);
+  pmapi_test::InstalledKernel kernel;
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kReadFile, ENOENT, kMaxFreqPath);
 
-  kernel.FakeError(kCpuInfoPath, EACCES);
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kReadFile, EACCES, kCpuInfoPath);
   EXPECT_EQ(NominalCpuHz(), 0.0) << "both unreadable";
 
-  kernel.Fake(kCpuInfoPath, kArm64CpuInfo);
+  kernel.SetFile(kCpuInfoPath, kArm64CpuInfo);
   EXPECT_EQ(NominalCpuHz(), 0.0) << "cpuinfo without cpu MHz";
 
-  kernel.Fake(kCpuInfoPath, "cpu MHz\t\t: unknown\n");
+  kernel.SetFile(kCpuInfoPath, "cpu MHz\t\t: unknown\n");
   EXPECT_EQ(NominalCpuHz(), 0.0) << "cpu MHz not a number";
 
-  kernel.Fake(kCpuInfoPath, "cpu MHz dynamic : 5200\n");
+  kernel.SetFile(kCpuInfoPath, "cpu MHz dynamic : 5200\n");
   EXPECT_EQ(NominalCpuHz(), 0.0) << "a different key that starts alike";
 }
 

@@ -17,20 +17,34 @@ endif()
 add_custom_target(pmapi_fuzzers)
 set(PMAPI_FUZZ_LIST "")
 
+# REAL_KERNEL marks a target that makes real perf system calls (slow): scripts/fuzz gives it a
+# short run. CORPUS names another target's seed corpus to share; DEFINES are compile definitions.
 function(pmapi_add_fuzzer name source)
-  cmake_parse_arguments(FUZZ "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(FUZZ "REAL_KERNEL" "CORPUS" "LIBS;DEFINES" ${ARGN})
+  if(NOT FUZZ_CORPUS)
+    set(FUZZ_CORPUS ${name})
+  endif()
+  set(kind pure)
+  if(FUZZ_REAL_KERNEL)
+    set(kind real_kernel)
+  endif()
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/fuzz/${source})
   target_link_libraries(${name} PRIVATE pmapi_objects pmapi_test_support ${FUZZ_LIBS})
   target_compile_options(${name} PRIVATE ${PMAPI_WARNINGS})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_compile_definitions(${name} PRIVATE ${FUZZ_DEFINES})
   add_dependencies(pmapi_fuzzers ${name})
-  # name, binary, seed corpus: one line each, for scripts/fuzz.
+  # name, binary, seed corpus, kind: one line each, for scripts/fuzz.
   set(PMAPI_FUZZ_LIST
-      "${PMAPI_FUZZ_LIST}${name}\t$<TARGET_FILE:${name}>\t${CMAKE_CURRENT_LIST_DIR}/fuzz/corpus/${name}\n"
+      "${PMAPI_FUZZ_LIST}${name}\t$<TARGET_FILE:${name}>\t${CMAKE_CURRENT_LIST_DIR}/fuzz/corpus/${FUZZ_CORPUS}\t${kind}\n"
       PARENT_SCOPE)
 endfunction()
 
-pmapi_add_fuzzer(fuzz_set_program fuzz_set_program.cpp)
+# The same inputs twice: through the in-memory perf kernel (fast, the long run) and through
+# the real one (slow, a short run).
+pmapi_add_fuzzer(fuzz_set_program_sim fuzz_set_program.cpp CORPUS fuzz_set_program
+                 DEFINES PMAPI_FUZZ_SIMULATED_KERNEL)
+pmapi_add_fuzzer(fuzz_set_program fuzz_set_program.cpp REAL_KERNEL)
 pmapi_add_fuzzer(fuzz_event_table fuzz_event_table.cpp)
 pmapi_add_fuzzer(fuzz_group_table fuzz_group_table.cpp)
 pmapi_add_fuzzer(fuzz_group_formula fuzz_group_formula.cpp)

@@ -7,6 +7,7 @@
 #include "core/kernel.h"
 #include "pmc_test_helpers.h"
 #include "support/counting.h"
+#include "support/fake_kernel.h"
 
 namespace {
 
@@ -131,39 +132,17 @@ TEST_F(NetbsdControl, FailedConfigureLeavesTheCounterAsItWas) {
   EXPECT_EQ(Op(0, PMC_OP_START), EINPROGRESS) << "still running";
 }
 
-// Refuses every perf_event_open with one errno; passes the rest through.
-class RefusingKernel : public pmapi::Kernel {
- public:
-  explicit RefusingKernel(int err) : err_(err) { pmapi::SetKernelForTesting(this); }
-  ~RefusingKernel() override { pmapi::SetKernelForTesting(nullptr); }
-  int PerfEventOpen(const perf_event_attr &, pid_t, int, int) override { return -err_; }
-  int Ioctl(int fd, unsigned long request, unsigned long arg) override {
-    return pmapi::RealKernel().Ioctl(fd, request, arg);
-  }
-  ssize_t Read(int fd, void *buf, size_t size) override {
-    return pmapi::RealKernel().Read(fd, buf, size);
-  }
-  int Close(int fd) override { return pmapi::RealKernel().Close(fd); }
-  int ReadFile(const std::string &path, std::string *contents) override {
-    return pmapi::RealKernel().ReadFile(path, contents);
-  }
-  int ListDirectory(const std::string &path, std::vector<std::string> *names) override {
-    return pmapi::RealKernel().ListDirectory(path, names);
-  }
-
- private:
-  int err_;
-};
-
 TEST_F(NetbsdControl, KernelOutOfMemoryIsEnomem) {
-  RefusingKernel kernel(ENOMEM);
+  pmapi_test::InstalledKernel kernel;
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kPerfEventOpen, ENOMEM);
   EXPECT_EQ(Configure(0, getppid_), ENOMEM);
   EXPECT_EQ(ProfStart(kProfiling, getppid_), ENOMEM);
 }
 
 TEST_F(NetbsdControl, EventTheKernelCannotCountIsEnodev) {
   // What a VM without a PMU answers for a hardware event.
-  RefusingKernel kernel(ENOENT);
+  pmapi_test::InstalledKernel kernel;
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kPerfEventOpen, ENOENT);
   EXPECT_EQ(Configure(0, getppid_), ENODEV);
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "pmc_test_helpers.h"
+#include "support/child_process.h"
 #include "support/counting.h"
 
 namespace {
@@ -101,26 +102,13 @@ TEST_F(NetbsdInherit, StoppedConfigurationIsInheritedStopped) {
 TEST_F(NetbsdInherit, RunningChildIsIncludedSoFar) {
   // Documented limit: perf sums live children too, NetBSD only exited ones.
   ASSERT_EQ(Op(0, PMC_OP_START), 0);
-  int to_child[2], from_child[2];
-  ASSERT_EQ(pipe(to_child), 0);
-  ASSERT_EQ(pipe(from_child), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    char byte = 0;
-    CallGetppid(12);
-    if (write(from_child[1], &byte, 1) != 1 || read(to_child[0], &byte, 1) != 1) _exit(1);
-    CallGetppid(8);
-    _exit(0);
-  }
-  char byte = 0;
-  ASSERT_EQ(read(from_child[0], &byte, 1), 1);
+  pmapi_test::CallingChild child;
+  ASSERT_TRUE(child.ok());
+  ASSERT_TRUE(child.Calls(12));
   EXPECT_EQ(Accumulated(0), 12u);
-  ASSERT_EQ(write(to_child[1], &byte, 1), 1);
-  int status = -1;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  EXPECT_EQ(status, 0);
+  ASSERT_TRUE(child.Calls(8));
+  EXPECT_EQ(child.Finish(), 0);
   EXPECT_EQ(Accumulated(0), 20u);
-  for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
 }
 
 TEST_F(NetbsdInherit, ProfilingStaysWithTheParent) {

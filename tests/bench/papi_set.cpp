@@ -1,17 +1,26 @@
 #include "papi_set.h"
 
+#include "../validation/papi_status.h"
+
 PapiSet::PapiSet(const std::vector<std::string> &names) {
-  if (PAPI_is_initialized() == PAPI_NOT_INITED &&
-      PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+  // Where PAPI's perf_event component disabled itself every add fails with
+  // "Event does not exist"; the benchmark then says why its column is empty.
+  why = PapiCannotCountReason();
+  if (!why.empty()) return;
+  int rc = PAPI_create_eventset(&set);
+  if (rc != PAPI_OK) {
+    why = std::string("PAPI_create_eventset: ") + PAPI_strerror(rc);
     return;
   }
-  if (PAPI_create_eventset(&set) != PAPI_OK) return;
   for (const std::string &name : names) {
-    if (PAPI_add_named_event(set, name.c_str()) != PAPI_OK) return;
+    rc = PAPI_add_named_event(set, name.c_str());
+    if (rc != PAPI_OK) {
+      why = "PAPI_add_named_event(" + name + "): " + PAPI_strerror(rc);
+      return;
+    }
   }
   ok = true;
 }
-
 PapiSet::~PapiSet() {
   // Stopping a set that is not running fails harmlessly; the values are
   // thrown away, so the buffer only has to be big enough.

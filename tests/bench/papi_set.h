@@ -10,6 +10,9 @@
 struct PapiSet {
   int set = PAPI_NULL;
   bool ok = false;
+  std::string why;  // when !ok: PAPI's own reason (component status or error)
+  // For SkipWithError: the reason, or PAPI_start's when set-up went well.
+  const char *Why() const { return why.empty() ? "PAPI_start failed" : why.c_str(); }
   explicit PapiSet(const std::vector<std::string> &names);
   ~PapiSet();
   PapiSet(const PapiSet &) = delete;

@@ -43,7 +43,7 @@ BENCHMARK(BM_ReadN_Pmapi)->DenseRange(1, 8);
 
 void BM_ReadN_Papi(benchmark::State &state) {
   PapiSet papi(SoftwareEventPapiNames(static_cast<int>(state.range(0))));
-  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
+  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError(papi.Why());
   long long values[8];
   for (auto _ : state) {
     PAPI_read(papi.set, values);

@@ -36,7 +36,7 @@ BENCHMARK(BM_Read_Pmapi);
 
 void BM_Read_Papi(benchmark::State &state) {
   PapiSet papi(FourSoftwareEventPapiNames());
-  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
+  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError(papi.Why());
   long long values[4];
   for (auto _ : state) {
     PAPI_read(papi.set, values);
@@ -68,7 +68,7 @@ BENCHMARK(BM_StartStop_Pmapi);
 
 void BM_StartStop_Papi(benchmark::State &state) {
   PapiSet papi(FourSoftwareEventPapiNames());
-  if (!papi.ok) return state.SkipWithError("PAPI set-up");
+  if (!papi.ok) return state.SkipWithError(papi.Why());
   long long values[4];
   for (auto _ : state) {
     PAPI_start(papi.set);
@@ -97,7 +97,7 @@ BENCHMARK(BM_Reset_Pmapi);
 
 void BM_Reset_Papi(benchmark::State &state) {
   PapiSet papi(FourSoftwareEventPapiNames());
-  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError("PAPI set-up");
+  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError(papi.Why());
   for (auto _ : state) PAPI_reset(papi.set);
 }
 BENCHMARK(BM_Reset_Papi);

@@ -4,6 +4,13 @@
 // does not must leave no context. Either way every perf descriptor is closed afterwards, or the
 // target aborts. Event ids are drawn from pm_initialize's lists as often as raw, so that the
 // fuzzer reaches the kernel and not only the validation.
+//
+// Built twice from this file (tests/fuzz.cmake): fuzz_set_program_sim, with
+// PMAPI_FUZZ_SIMULATED_KERNEL, answers every perf call from an in-memory kernel
+// (support/simulated_perf_kernel.h) and runs thousands of inputs a second, for the long runs;
+// fuzz_set_program makes the real system calls (about 150 inputs a second) and gets a short
+// run, so that what the simulation does not model is still met. Both share one seed corpus,
+// tests/fuzz/corpus/fuzz_set_program/.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,14 +18,31 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/kernel.h"
 #include "pmapi.h"
 #include "support/counting.h"
+#ifdef PMAPI_FUZZ_SIMULATED_KERNEL
+#include "support/simulated_perf_kernel.h"
+#endif
 
 namespace {
 
 pm_info2_t g_info;
 pm_groups_info_t g_groups;
 int g_baseline_fds = -1;
+
+#ifdef PMAPI_FUZZ_SIMULATED_KERNEL
+pmapi_test::SimulatedPerfKernel *g_kernel = nullptr;
+#endif
+
+// The perf descriptors open now, less the fork counter's anchor kept for the process's life.
+int OpenPerfDescriptors() {
+#ifdef PMAPI_FUZZ_SIMULATED_KERNEL
+  return g_kernel->LibraryDescriptors();
+#else
+  return pmapi_test::CountPerfDescriptors();
+#endif
+}
 
 enum Family { kSystem, kMyThread, kThread, kMyGroup, kFamilies };
 
@@ -122,7 +146,12 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     pm_error("fuzz_set_program: pm_initialize", rc);
     abort();
   }
-  g_baseline_fds = pmapi_test::CountPerfDescriptors();
+#ifdef PMAPI_FUZZ_SIMULATED_KERNEL
+  // After pm_initialize: the catalog is built from this machine as usual.
+  g_kernel = new pmapi_test::SimulatedPerfKernel;
+  pmapi::SetKernelForTesting(g_kernel);
+#endif
+  g_baseline_fds = OpenPerfDescriptors();
   return 0;
 }
 
@@ -144,6 +173,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else if (Delete(family) != Pmapi_NoSetProg) {
     Fail("a failed set left a context behind", family, rc);
   }
-  if (pmapi_test::CountPerfDescriptors() != g_baseline_fds) Fail("descriptors leaked", family, rc);
+  if (OpenPerfDescriptors() != g_baseline_fds) Fail("descriptors leaked", family, rc);
   return 0;
 }

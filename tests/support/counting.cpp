@@ -5,9 +5,11 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -19,6 +21,16 @@ bool InitializeAll() {
   struct stat st;
   if (stat("/sys/kernel/tracing/events", &st) != 0 && geteuid() == 0) {
     mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr);
+  }
+  if (access("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id", R_OK) != 0 &&
+      access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id", R_OK) != 0) {
+    // GTEST_SKIP returns from the function it is in: a void lambda, so that this one can
+    // return false.
+    [] {
+      GTEST_SKIP() << "needs a readable tracefs for the syscalls:sys_enter_getppid tracepoint "
+                      "(run as root, or mount tracefs readable by this user)";
+    }();
+    return false;
   }
   pm_info2_t info;
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
@@ -43,6 +55,24 @@ pm_prog_t MakeProgram(std::initializer_list<int> ids, int mode) {
 
 void CallGetppid(long n) {
   for (long i = 0; i < n; ++i) syscall(SYS_getppid);
+}
+
+void CallRareSyscall(long n) {
+  timespec interval;
+  for (long i = 0; i < n; ++i) syscall(SYS_sched_rr_get_interval, 0, &interval);
+}
+
+bool TouchFreshPages(long pages) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const size_t length = static_cast<size_t>(pages * page);
+  void *map = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) return false;
+  // A huge page would satisfy 512 of the writes with one fault.
+  madvise(map, length, MADV_NOHUGEPAGE);
+  volatile char *bytes = static_cast<char *>(map);
+  for (long i = 0; i < pages; ++i) bytes[i * page] = 1;
+  munmap(map, length);
+  return true;
 }
 
 bool DropToNobody() {

@@ -12,7 +12,12 @@
 namespace pmapi_test {
 
 // Mounts tracefs if needed (root only) and initializes with every status.
-// Returns false (with a googletest failure) if that is impossible.
+// Returns false when the test cannot go on: with a googletest failure if
+// pm_initialize failed, or skipped with the reason when the machine cannot
+// run it (no readable tracefs: the exact counts use a tracepoint, which needs
+// root or a tracefs readable by the user). Call it as
+//   if (!InitializeAll()) return;
+// (ASSERT_TRUE(InitializeAll()) still works, but turns a skip into a failure.)
 bool InitializeAll();
 
 // The catalog id for a short name; fails the test (and returns
@@ -28,10 +33,45 @@ void CallGetppid(long n);
 // The tracepoint behind the exact tests.
 constexpr const char kGetppid[] = "syscalls:sys_enter_getppid";
 
+// A system call no library, daemon or other test on the machine makes
+// (glibc never calls it by itself; everyone's tests use getppid): the
+// system-wide tests count it exactly, where getppid would also count every
+// other process's calls. The tests that use it share a ctest RESOURCE_LOCK
+// (tests/CMakeLists.txt), so that they never run at the same time; two runs of the suite at
+// once on one machine can still disturb each other (rerun).
+constexpr const char kRareSyscall[] = "syscalls:sys_enter_sched_rr_get_interval";
+
+// Exactly `n` sched_rr_get_interval system calls.
+void CallRareSyscall(long n);
+
 // Runs `body` in a forked child and returns its exit status (-1 if it was
 // killed). The child should _exit(0) on success.
 template <typename Body>
 int InChild(Body body);
+
+// Writes one byte to each of `pages` fresh anonymous pages, with transparent
+// huge pages off for them (MADV_NOHUGEPAGE): exactly one user-mode page
+// fault per page, whatever /sys/kernel/mm/transparent_hugepage says.
+// Returns false if the memory could not be mapped.
+bool TouchFreshPages(long pages);
+
+// Whether this build runs under ASan or TSan, whose shadow memory takes page faults of its own
+// (TSan several per application page).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kUnderSanitizer = true;
+#elif defined(__has_feature)  // clang; nested because gcc cannot parse __has_feature(...)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kUnderSanitizer = true;
+#else
+constexpr bool kUnderSanitizer = false;
+#endif
+#else
+constexpr bool kUnderSanitizer = false;
+#endif
+
+// How many page faults besides one per page TouchFreshPages(pages) may add: a library page
+// or the stack growing (1% + 32), or the sanitizer's shadow memory.
+inline long FaultSlack(long pages) { return kUnderSanitizer ? pages * 5 : pages / 100 + 32; }
 
 // Drops to the unprivileged user `nobody`; returns false if impossible.
 bool DropToNobody();

@@ -19,11 +19,19 @@ void FakeKernel::SetPerfEventOpenHook(std::function<int(const perf_event_attr &)
 void FakeKernel::SetFile(const std::string &path, const std::string &contents) {
   std::lock_guard<std::mutex> lock(mutex_);
   files_[path] = contents;
+  ForgetFailure(Op::kReadFile, path);
+}
+
+void FakeKernel::ForgetFailure(Op op, const std::string &path) {
+  for (auto it = failures_.begin(); it != failures_.end();) {
+    it = it->op == op && it->path_prefix == path ? failures_.erase(it) : it + 1;
+  }
 }
 
 void FakeKernel::SetDirectory(const std::string &path, const std::vector<std::string> &names) {
   std::lock_guard<std::mutex> lock(mutex_);
   directories_[path] = names;
+  ForgetFailure(Op::kListDirectory, path);
 }
 
 void FakeKernel::Clear() {

@@ -38,7 +38,8 @@ class FakeKernel : public pmapi::Kernel {
   // Decides perf_event_open: return a positive errno to fail, 0 to pass to the real kernel.
   void SetPerfEventOpenHook(std::function<int(const perf_event_attr &)> hook);
   // Serves `contents` for ReadFile(path) / `names` for ListDirectory(path); Access and Stat
-  // then report the path as a readable file or directory owned by the caller.
+  // then report the path as a readable file or directory owned by the caller. Serving a path
+  // replaces a FailWith(kReadFile / kListDirectory) given for exactly that path.
   void SetFile(const std::string &path, const std::string &contents);
   void SetDirectory(const std::string &path, const std::vector<std::string> &names);
   // Forgets every rule.
@@ -68,6 +69,8 @@ class FakeKernel : public pmapi::Kernel {
     int err;
     std::string path_prefix;
   };
+  // Drops the failures of `op` given for exactly `path` (mutex_ held).
+  void ForgetFailure(Op op, const std::string &path);
   // Returns the errno to fail with, or 0; counts the call.
   int Check(Op op, const std::string &path);
 
@@ -86,6 +89,16 @@ class ScopedKernel {
   ~ScopedKernel() { pmapi::SetKernelForTesting(nullptr); }
   ScopedKernel(const ScopedKernel &) = delete;
   ScopedKernel &operator=(const ScopedKernel &) = delete;
+};
+
+// A FakeKernel installed for its own lifetime (FakeKernel and ScopedKernel in one), for tests
+// that fake a file or two around one call.
+class InstalledKernel : public FakeKernel {
+ public:
+  InstalledKernel() { pmapi::SetKernelForTesting(this); }
+  ~InstalledKernel() override { pmapi::SetKernelForTesting(nullptr); }
+  InstalledKernel(const InstalledKernel &) = delete;
+  InstalledKernel &operator=(const InstalledKernel &) = delete;
 };
 
 }  // namespace pmapi_test

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "papi_status.h"
 #include "workloads.h"
 
 namespace {
@@ -53,6 +54,10 @@ int CountWithPapi(const Workload &workload, long n) {
   if (PAPI_create_eventset(&set) != PAPI_OK) return printf("na=PAPI_create_eventset\n"), 0;
   int rc = PAPI_add_named_event(set, workload.papi_name);
   if (rc != PAPI_OK) {
+    // "Event does not exist" is what PAPI says for every event once its
+    // perf_event component disabled itself; give the component's reason.
+    std::string cannot = PapiCannotCountReason();
+    if (!cannot.empty()) return printf("na=%s\n", cannot.c_str()), 0;
     return printf("na=PAPI has no event %s (%s)\n", workload.papi_name, PAPI_strerror(rc)), 0;
   }
   long long value = 0;
