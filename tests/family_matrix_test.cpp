@@ -1,8 +1,7 @@
 // Every counting family × every leader kind and order × the start/stop/reset sequences a
-// client makes, with exact counts. The counted event is a tracepoint on a system call that
-// nothing else on the machine makes (sched_get_priority_min), so even the system-wide family
-// can be exact; the tests of this binary hold one ctest resource lock so that they never
-// overlap each other.
+// client makes, with exact counts. The counted event is the tracepoint of a system call that
+// nothing else on the machine makes (support/counting.h, kRareSyscall), so even the system-wide
+// family can be exact; this binary shares the machine-wide tests' ctest lock.
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,13 +19,8 @@ using namespace pmapi_test;
 
 namespace {
 
-constexpr const char kCountedTracepoint[] = "syscalls:sys_enter_sched_get_priority_min";
 constexpr const char kSoftwareEvent[] = "task-clock";
 constexpr const char kMsrEvent[] = "msr/tsc";
-
-void CallCounted(long n) {
-  for (long i = 0; i < n; ++i) syscall(SYS_sched_get_priority_min, SCHED_OTHER);
-}
 
 // A forked process that makes the counted calls when told to and exits when told to: the
 // target of the third-party families.
@@ -41,7 +35,7 @@ class CallingChild {
       close(to_parent[0]);
       long n = 0;
       while (read(to_child[0], &n, sizeof n) == sizeof n && n > 0) {
-        CallCounted(n);
+        CallRareSyscall(n);
         if (write(to_parent[1], &n, sizeof n) != sizeof n) break;
       }
       _exit(0);
@@ -310,7 +304,7 @@ class Subject {
     if (child_) {
       ASSERT_TRUE(child_->Calls(n)) << "the target child stopped answering";
     } else {
-      CallCounted(n);
+      CallRareSyscall(n);
     }
   }
   // The remote target exits and is reaped; its counts must stay readable.
@@ -333,7 +327,7 @@ class FamilyMatrix : public ::testing::TestWithParam<MatrixParam> {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "needs root: tracefs and system-wide counting";
-    ASSERT_TRUE(InitializeAll());
+    if (!InitializeAll()) return;
     const Layout layout = std::get<1>(GetParam());
     if ((layout == Layout::kMsrLeads || layout == Layout::kTracepointLeadsMsr) &&
         access("/sys/bus/event_source/devices/msr/type", R_OK) != 0) {
@@ -350,7 +344,7 @@ class FamilyMatrix : public ::testing::TestWithParam<MatrixParam> {
 
   // Programs the layout, counting off, and returns the tracepoint's counter.
   int Program() {
-    const int tracepoint = EventId(kCountedTracepoint);
+    const int tracepoint = EventId(kRareSyscall);
     int mode = PM_USER | PM_KERNEL;
     pm_prog_t prog;
     switch (std::get<1>(GetParam())) {

@@ -26,18 +26,7 @@ namespace {
 constexpr long kPages = 256;
 // The slack is for copy-on-write faults after fork; under a sanitizer, also its shadow pages
 // (TSan maps several per application page: 864 faults for 256 pages here).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)  // clang; nested because gcc cannot parse __has_feature(...)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-constexpr long kMaxFaults = kSanitized ? kPages * 6 : kPages * 3 / 2;
+constexpr long kMaxFaults = kUnderSanitizer ? kPages * 6 : kPages * 3 / 2;
 
 // Touches `kPages` fresh anonymous pages: that many user-mode page faults, give or take what
 // the code around it faults in (huge pages are turned off for the mapping).

@@ -41,14 +41,8 @@ inline ProcessFootprint MeasureFootprint() {
 // quarantine (256 MiB by default) and both keep shadow memory. There the RSS check is left out
 // (the test says so in its output) and LeakSanitizer, which runs at exit under ASan, does the
 // job instead.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef PMAPI_UNDER_SANITIZER
 constexpr bool kRssMeaningful = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kRssMeaningful = false;
-#else
-constexpr bool kRssMeaningful = true;
-#endif
 #else
 constexpr bool kRssMeaningful = true;
 #endif

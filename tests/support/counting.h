@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pmapi.h"
+#include "support/sanitizers.h"
 
 namespace pmapi_test {
 
@@ -57,14 +58,8 @@ bool TouchFreshPages(long pages);
 
 // Whether this build runs under ASan or TSan, whose shadow memory takes page faults of its own
 // (TSan several per application page).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef PMAPI_UNDER_SANITIZER
 constexpr bool kUnderSanitizer = true;
-#elif defined(__has_feature)  // clang; nested because gcc cannot parse __has_feature(...)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kUnderSanitizer = true;
-#else
-constexpr bool kUnderSanitizer = false;
-#endif
 #else
 constexpr bool kUnderSanitizer = false;
 #endif
