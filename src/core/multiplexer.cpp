@@ -14,6 +14,11 @@ namespace {
 
 std::atomic<bool> g_by_hand{false};
 
+// Slices end on multiples of the slice on the monotonic clock, so that the contexts of a
+// process with the same slice (threads that inherited one program, say) switch on one wake-up
+// of the rotator. The first slice is therefore between a few microseconds and one slice long.
+uint64_t NextSliceBoundary(uint64_t now, uint64_t slice) { return (now / slice + 1) * slice; }
+
 // Set `set` as the carrier's library events extend it.
 Program WithCarriersLibraryEvents(const Program &set, const Program &carrier, size_t own_events) {
   Program extended = set;
@@ -96,7 +101,7 @@ Status Multiplexer::Start() {
     if (gate_open_ && !active()) {
       status = EnableCurrent();
       if (!status.ok()) return status;
-      next_switch_ = MonotonicNanos() + slice_ns_;
+      next_switch_ = NextSliceBoundary(MonotonicNanos(), slice_ns_);
       wake = true;
     }
     counting_ = true;
@@ -127,7 +132,7 @@ Status Multiplexer::SetGate(bool open) {
         gate_open_ = false;
         return status;
       }
-      next_switch_ = MonotonicNanos() + slice_ns_;
+      next_switch_ = NextSliceBoundary(MonotonicNanos(), slice_ns_);
       wake = true;
     }
   }
@@ -160,7 +165,8 @@ Status Multiplexer::Switch() {
   if (status.ok()) status = enabled;
   // A late rotator does not catch up with bursts of short slices: the next one is whole.
   const uint64_t now = MonotonicNanos();
-  next_switch_ = next_switch_ + slice_ns_ > now ? next_switch_ + slice_ns_ : now + slice_ns_;
+  next_switch_ = next_switch_ + slice_ns_ > now ? next_switch_ + slice_ns_
+                                                : NextSliceBoundary(now, slice_ns_);
   return status;
 }
 
