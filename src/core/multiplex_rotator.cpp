@@ -73,11 +73,9 @@ class Rotator {
       const uint64_t now = MonotonicNanosForRotation();
       uint64_t next = UINT64_MAX;
       for (Multiplexer *mx : members_) {
-        uint64_t due = mx->NextSwitch();
-        if (due <= now) {
-          mx->Switch();  // a failure stays visible at the next read (the set stops counting)
-          due = mx->NextSwitch();
-        }
+        // A failure stays visible at the next read (that set stops counting).
+        mx->SwitchDue(now);
+        const uint64_t due = mx->NextSwitch();
         if (due < next) next = due;
       }
       if (next == UINT64_MAX) {

@@ -158,16 +158,28 @@ bool Multiplexer::counting() const {
 Status Multiplexer::Switch() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!active()) return Status::Ok();
+  return AdvanceLocked(1);
+}
+
+Status Multiplexer::SwitchDue(uint64_t now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!active() || now < next_switch_) return Status::Ok();
+  // The schedule follows the clock: a rotator that could not run for a few slices (a loaded
+  // machine) moves on by every slice that ended, so rounds keep pace with time; the sets'
+  // accu_time (the kernel's) still say how long each really counted.
+  return AdvanceLocked(1 + (now - next_switch_) / slice_ns_);
+}
+
+Status Multiplexer::AdvanceLocked(uint64_t slices) {
+  const uint64_t n = static_cast<uint64_t>(set_count());
+  const uint64_t position = static_cast<uint64_t>(current_) + slices;
+  next_switch_ += slices * slice_ns_;
+  rounds_ += static_cast<int>(position / n);
+  if (position % n == static_cast<uint64_t>(current_)) return Status::Ok();  // same set again
   Status status = DisableCurrent();
-  current_ = (current_ + 1) % set_count();
-  if (current_ == 0) ++rounds_;
+  current_ = static_cast<int>(position % n);
   Status enabled = EnableCurrent();
-  if (status.ok()) status = enabled;
-  // A late rotator does not catch up with bursts of short slices: the next one is whole.
-  const uint64_t now = MonotonicNanos();
-  next_switch_ = next_switch_ + slice_ns_ > now ? next_switch_ + slice_ns_
-                                                : NextSliceBoundary(now, slice_ns_);
-  return status;
+  return status.ok() ? enabled : status;
 }
 
 uint64_t Multiplexer::NextSwitch() const {

@@ -56,8 +56,11 @@ class Multiplexer {
   bool counting() const;
 
   // Ends the current set's slice and starts the next one's (a round completes when the last
-  // set's slice ends). Nothing happens while counting is off.
+  // set's slice ends). Nothing happens while counting is off. Tests call it by hand.
   Status Switch();
+  // The rotator's switch at `now`: ends every slice that is over by then (one, unless the
+  // rotator ran late), so that the schedule keeps to the clock.
+  Status SwitchDue(uint64_t now);
   // When the current slice ends (CLOCK_MONOTONIC ns), or UINT64_MAX while counting is off.
   uint64_t NextSwitch() const;
 
@@ -79,6 +82,7 @@ class Multiplexer {
   bool active() const { return counting_ && gate_open_; }
   Status EnableCurrent();
   Status DisableCurrent();
+  Status AdvanceLocked(uint64_t slices);
 
   std::shared_ptr<const MultiplexSpec> spec_;
   std::vector<std::unique_ptr<Context>> sets_;
