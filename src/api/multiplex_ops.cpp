@@ -66,20 +66,16 @@ void FillAccu(const Program &set, const GroupReading &totals, int group_count, p
 // Reads every set of `mx` into a freshly allocated accu_set.
 int FillSets(const Multiplexer &mx, int group_index, pm_data_mx_t *data) {
   const int n = mx.set_count();
-  auto *sets = static_cast<pm_accu_mx_t *>(calloc(static_cast<size_t>(n), sizeof(pm_accu_mx_t)));
+  GroupReading totals[kMaxMultiplexSets];
+  int rounds = 0;
+  Status status = mx.ReadSets(group_index, totals, &rounds);
+  if (!status.ok()) return Report(status);
+  auto *sets = static_cast<pm_accu_mx_t *>(malloc(static_cast<size_t>(n) * sizeof(pm_accu_mx_t)));
   if (!sets) return Report(Pmapi_Malloc_Err, "out of memory: cannot allocate accu_set");
   const int groups = group_index < 0 ? mx.group_count() : 1;
-  for (int k = 0; k < n; ++k) {
-    GroupReading totals;
-    Status status = mx.ReadSet(k, group_index, &totals);
-    if (!status.ok()) {
-      free(sets);
-      return Report(status);
-    }
-    FillAccu(mx.spec().sets[k], totals, groups, &sets[k]);
-  }
+  for (int k = 0; k < n; ++k) FillAccu(mx.spec().sets[k], totals[k], groups, &sets[k]);
   data->nb_accu_mx = n;
-  data->nb_mx_round = mx.rounds();
+  data->nb_mx_round = rounds;
   data->accu_set = sets;
   return 0;
 }

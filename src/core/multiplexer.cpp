@@ -193,6 +193,17 @@ Status Multiplexer::ReadSet(int set, int group_index, GroupReading *totals) cons
   return sets_[set]->ReadTotals(group_index, totals, &ignored);
 }
 
+Status Multiplexer::ReadSets(int group_index, GroupReading *totals, int *rounds) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t k = 0; k < sets_.size(); ++k) {
+    bool ignored = false;
+    Status status = sets_[k]->ReadTotals(group_index, &totals[k], &ignored);
+    if (!status.ok()) return status;
+  }
+  *rounds = rounds_;
+  return Status::Ok();
+}
+
 Status Multiplexer::ReadLibraryEvents(int group_index, GroupReading *totals) const {
   std::lock_guard<std::mutex> lock(mutex_);
   *totals = GroupReading();

@@ -67,6 +67,8 @@ class Multiplexer {
   // Set `set`'s counts since set or reset, in that set's program order, summed over every
   // target (group_index -1) or for one.
   Status ReadSet(int set, int group_index, GroupReading *totals) const;
+  // Every set (into totals[0 .. set_count() - 1]) and the round count, under one lock.
+  Status ReadSets(int group_index, GroupReading *totals, int *rounds) const;
   // The library events (after set 0's client events, as in the carrier's layout), summed over
   // the sets; the client events read 0. For a counting group's member count.
   Status ReadLibraryEvents(int group_index, GroupReading *totals) const;
