@@ -283,4 +283,35 @@ TEST_F(MxScopes, MultiModeKernelSetSeesTracepointUserSetDoesNot) {
   ASSERT_EQ(pm_delete_program_mythread(), 0);
 }
 
+TEST(MxFork, ChildHasNoContextAndRotatesItsOwn) {
+  ASSERT_TRUE(InitializeAll());
+  pm_events_prog_t sets[2];
+  for (auto &set : sets) {
+    for (int &event : set) event = COUNT_NOTHING;
+    set[0] = EventId(kGetppid);
+  }
+  pm_prog_mx_t prog = {};
+  prog.mode.w = PM_USER | PM_KERNEL | PM_COUNT;
+  prog.slice_duration = 1;
+  prog.nb_events_prog = 2;
+  prog.events_set = sets;
+  ASSERT_EQ(pm_set_program_mythread_mx(&prog), 0);  // the rotator runs from now on
+  for (int round = 0; round < 20; ++round) {
+    const int status = InChild([&] {
+      pm_data_mx_t data = {};
+      if (pm_get_data_mythread_mx(&data) != Pmapi_NoSetProg) _exit(2);
+      if (pm_set_program_mythread_mx(&prog) != 0) _exit(3);
+      usleep(5000);  // a few 1 ms slices: the child's own rotator switches
+      CallGetppid(10);
+      if (pm_get_data_mythread_mx(&data) != 0) _exit(4);
+      const long long seen = data.accu_set[0].accu_data[0] + data.accu_set[1].accu_data[0];
+      free(data.accu_set);
+      if (seen < 1 || seen > 10) _exit(5);  // a call in a switch's gap counts nowhere
+      if (pm_delete_program_mythread() != 0) _exit(6);
+    });
+    ASSERT_EQ(status, 0) << "round " << round;
+  }
+  ASSERT_EQ(pm_delete_program_mythread(), 0);
+}
+
 }  // namespace

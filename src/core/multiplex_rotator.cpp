@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -34,6 +35,10 @@ class Rotator {
   }
 
   void Remove(Multiplexer *mx) {
+    // In a forked child, the registry's fork handler may destroy the parent's contexts before
+    // ours has reset the lock, which the parent's rotator may have held at fork: the child has
+    // no rotator to stop, so there is nothing to do.
+    if (getpid() != owner_) return;
     // Switch() runs under mutex_: once it is ours, no switch of `mx` is under way.
     std::lock_guard<std::mutex> lock(mutex_);
     members_.erase(mx);
@@ -45,7 +50,7 @@ class Rotator {
   }
 
  private:
-  Rotator() { pthread_atfork(nullptr, nullptr, &Rotator::AfterForkInChild); }
+  Rotator() : owner_(getpid()) { pthread_atfork(nullptr, nullptr, &Rotator::AfterForkInChild); }
 
   bool StartThread() {
     // The rotator must not inherit the creating thread's PM context (pthread_create is
@@ -102,12 +107,14 @@ class Rotator {
     new (&rotator.wake_) std::condition_variable;
     new (&rotator.members_) std::set<Multiplexer *>;  // the parent's nodes are leaked
     rotator.running_ = false;
+    rotator.owner_ = getpid();
   }
 
   std::mutex mutex_;
   std::condition_variable wake_;
   std::set<Multiplexer *> members_;
   bool running_ = false;
+  pid_t owner_;  // the process whose rotator this is
 };
 
 }  // namespace

@@ -58,16 +58,18 @@ Status Multiplexer::Create(const Program &carrier, const std::vector<GroupTarget
     }
     mx->sets_.push_back(std::move(set));
   }
-  mx->by_hand_ = g_by_hand;
-  if (!mx->by_hand_ && !AddToRotation(mx.get())) {
-    return Status(Pmapi_Malloc_Err, "cannot start the thread that switches multiplexed sets");
+  if (!g_by_hand) {
+    if (!AddToRotation(mx.get())) {
+      return Status(Pmapi_Malloc_Err, "cannot start the thread that switches multiplexed sets");
+    }
+    mx->in_rotation_ = true;
   }
   *out = std::move(mx);
   return Status::Ok();
 }
 
 Multiplexer::~Multiplexer() {
-  if (!by_hand_) RemoveFromRotation(this);
+  if (in_rotation_) RemoveFromRotation(this);
 }
 
 int Multiplexer::group_count() const { return sets_[0]->group_count(); }
@@ -107,7 +109,7 @@ Status Multiplexer::Start() {
     counting_ = true;
   }
   // Outside our lock: the rotator takes its own, then ours.
-  if (wake && !by_hand_) WakeRotator();
+  if (wake && in_rotation_) WakeRotator();
   return status;
 }
 
@@ -136,7 +138,7 @@ Status Multiplexer::SetGate(bool open) {
       wake = true;
     }
   }
-  if (wake && !by_hand_) WakeRotator();
+  if (wake && in_rotation_) WakeRotator();
   return status;
 }
 

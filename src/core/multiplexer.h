@@ -96,7 +96,7 @@ class Multiplexer {
   bool counting_ = false;
   bool gate_open_ = true;
   uint64_t next_switch_ = 0;
-  bool by_hand_ = false;
+  bool in_rotation_ = false;  // false: switched by hand (tests), or not yet created
 };
 
 // Multiplexers created from now on are switched only by explicit Switch() calls (tests).
