@@ -224,7 +224,7 @@ typedef struct {
 
 /* --------------------------- event descriptions --------------------- */
 typedef struct {
-  int event_id;
+  int event_id;   /* its index in the list (docs/porting.md) */
   char status;    /* 'v' verified, 'u' unverified, 'c' caveat */
   char threshold; /* 'n' on Linux: no event is thresholdable */
   char *short_name;
@@ -268,7 +268,7 @@ typedef union {
 } pm_status_t;
 
 typedef struct {
-  int event_id;
+  int event_id; /* its index in the list (docs/porting.md) */
   pm_status_t status;
   char *short_name;
   char *long_name;
@@ -322,8 +322,8 @@ typedef struct {
 
 /* ------------------------------ event groups ------------------------ */
 typedef struct {
-  int group_id;
-  int *events; /* MAX_COUNTERS entries, COUNT_NOTHING for unused counters */
+  int group_id; /* its index in event_groups (docs/porting.md) */
+  int *events;  /* MAX_COUNTERS event ids; free counters name a filler */
   char *short_name;
   char *long_name;
   char *description;
@@ -384,8 +384,8 @@ enum {
   Pmapi_NoInit = 1,               /* pm_initialize/pm_init not called */
   Pmapi_NoSetProg = 2,            /* no program set for this context */
   Pmapi_InvalidArg = 3,           /* NULL pointer or nonsense argument */
-  Pmapi_InvalidFilter = 4,        /* filter selects no status */
-  Pmapi_InvalidProcType = 5,      /* proctype unknown */
+  Pmapi_InvalidFilter = 4,        /* filter has unknown bits */
+  Pmapi_InvalidProcType = 5,      /* proctype unknown or without tables */
   Pmapi_InvalidEvent = 6,         /* event id not in the initialized filter */
   Pmapi_InvalidGroup = 7,         /* event-group id unknown */
   Pmapi_NoEvents = 8,             /* program counts nothing */
@@ -424,9 +424,30 @@ enum {
 double pm_cycles(void);
 void pm_error(const char *where, int error);
 char *pm_strerror(const char *where, int error);
-/* Callable with 2 (AIX <= 5.1), 3 or 4 arguments; the third is read only
- * when PM_GET_GROUPS is in filter. */
+/* pm_init is called with 2 (AIX <= 5.1), 3 or 4 arguments:
+ *   pm_init(filter, pminfo)                      no groups (PM_GET_GROUPS ignored)
+ *   pm_init(filter, pminfo, pmgroups)            groups when PM_GET_GROUPS
+ *   pm_init(filter, pminfo, pmgroups, proctype)  as pm_initialize's proctype
+ * The macro below sends each arity to its own function, so no call reads an
+ * argument that was not passed. The variadic symbol pm_init stays for dlsym
+ * users and declarations of their own: it reads a third argument only when
+ * PM_GET_GROUPS is in filter (docs/porting.md). Define PMAPI_NO_PM_INIT_MACRO
+ * to get the plain declaration only. */
 int pm_init(int filter, pm_info_t *pminfo, ...);
+int pm_init_args2(int filter, pm_info_t *pminfo);
+int pm_init_args3(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups);
+int pm_init_args4(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups,
+                  int proctype);
+#if !defined(PMAPI_NO_PM_INIT_MACRO) &&                                        \
+    (defined(__GNUC__) || defined(__clang__) ||                                \
+     (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \
+     (defined(__cplusplus) && __cplusplus >= 201103L))
+#define _PMAPI_PM_INIT_BY_ARITY(_1, _2, _3, _4, name, ...) name
+#define pm_init(...)                                                           \
+  _PMAPI_PM_INIT_BY_ARITY(__VA_ARGS__, pm_init_args4, pm_init_args3,           \
+                          pm_init_args2, pm_init_needs_2_to_4_arguments)       \
+  (__VA_ARGS__)
+#endif
 int pm_initialize(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups,
                   int proctype);
 int pm_get_procindex(void);

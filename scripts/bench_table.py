@@ -13,6 +13,10 @@ ROWS = [
      RAW_TARGET),
     ("start+stop (pm_start/stop_mythread)", "BM_StartStop_Pmapi", "BM_StartStop_Raw",
      "BM_StartStop_Papi", RAW_TARGET),
+    # libhpm's section against the pm_*_mythread pair it replaces (docs/libhpm.md): the
+    # "raw kernel" column holds that pair here.
+    ("hpmStart+hpmStop vs pm_start/stop_mythread", "BM_HpmStartStop", "BM_StartStop_Pmapi", None,
+     1.20),
     ("reset (pm_reset_data_mythread)", "BM_Reset_Pmapi", "BM_Reset_Raw", "BM_Reset_Papi",
      RAW_TARGET),
     ("system-wide read, all CPUs (pm_get_data)", "BM_SystemRead_Pmapi", "BM_SystemRead_Raw", None,
@@ -35,6 +39,20 @@ ROWS += [(f"read, {n} event{'s' if n > 1 else ''} (pm_get_data_mythread)", f"BM_
 ROWS += [(f"read in {t} thread{'s' if t > 1 else ''} at once, per read",
           f"BM_ThreadRead_Pmapi/real_time/threads:{t}", f"BM_ThreadRead_Raw/real_time/threads:{t}",
           None, RAW_TARGET) for t in (1, 2, 4, 8, 16)]
+# User-space reads (fake pages: no PMU here) against read(2); tracepoint set+delete, whose
+# target is absolute (<= 0.1 ms), against the kernel with and without the tracepoint held.
+ROWS += [(f"user-space read, {n} event{'s' if n > 1 else ''}, fake page, vs read(2)",
+          f"BM_PageRead_Fake/{n}", f"BM_ReadN_Raw/{n}", None, None) for n in (1, 4, 8)]
+ROWS += [("tracepoint set+delete (target <= 0.1 ms) vs open+close by hand",
+          "BM_TracepointSetDelete_Pmapi", "BM_TracepointSetDelete_Raw", None, None),
+         ("tracepoint set+delete vs by hand with the tracepoint held open",
+          "BM_TracepointSetDelete_Pmapi", "BM_TracepointSetDelete_RawHeld", None, RAW_TARGET)]
+# (event, pmcount, perf stat, raw-syscall baseline): tests/bench/tool_bench.cpp.
+TOOL_ROWS = [(event, f"BM_Tool_Pmcount/{name}/real_time", f"BM_Tool_PerfStat/{name}/real_time",
+              f"BM_Tool_Raw/{name}/real_time")
+             for event, name in (("task-clock", "task_clock"),
+                                 ("syscalls:sys_enter_getsid", "tracepoint"))]
+TOOL_TARGET = 0.5  # pmcount at most half perf stat's time
 # Set-up cost is not a hot call: no target, the ratio is shown for scale.
 SET_SIZES = (1, 2, 4, 8)
 
@@ -107,6 +125,18 @@ def main():
             cells += [pretty(m[raw]), pretty(m[raw] / descriptors), f"{m[ours] / m[raw]:.2f}"]
         else:
             cells += ["", "", ""]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    print("Tools, `<tool> -e <event> -- true`, wall time per run (fork to reaping):")
+    print()
+    print("| event | pmcount | perf stat | raw syscalls | x perf stat | x raw | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for event, ours, peer, raw in TOOL_ROWS:
+        cells = [event] + [pretty(m[b]) if b in m else "skipped" for b in (ours, peer, raw)]
+        cells += [f"{m[ours] / m[b]:.2f}" if ours in m and b in m else "" for b in (peer, raw)]
+        ratio = m[ours] / m[peer] if ours in m and peer in m else None
+        cells.append("" if ratio is None else
+                     "met" if ratio <= TOOL_TARGET else f"MISSED vs perf stat (> {TOOL_TARGET})")
         print("| " + " | ".join(cells) + " |")
     if context:
         print()

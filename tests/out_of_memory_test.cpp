@@ -10,20 +10,14 @@
 #include <string>
 
 #include "support/counting.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#endif
-#endif
+#include "support/sanitizers.h"
 
 namespace {
 // Allocations left before malloc fails; negative: never fail.
 long g_allocations_left = -1;
 long g_allocations_made = 0;
 
+#ifndef PMAPI_SANITIZER_OWNS_MALLOC
 bool Refuse() {
   ++g_allocations_made;
   if (g_allocations_left < 0) return false;
@@ -31,6 +25,7 @@ bool Refuse() {
   --g_allocations_left;
   return false;
 }
+#endif
 }  // namespace
 
 #ifndef PMAPI_SANITIZER_OWNS_MALLOC

@@ -16,14 +16,7 @@
 
 #include "support/counting.h"
 #include "support/fake_kernel.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMAPI_SANITIZER_OWNS_MALLOC 1
-#endif
-#endif
+#include "support/sanitizers.h"
 
 namespace {
 thread_local bool t_watching = false;

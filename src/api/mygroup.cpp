@@ -173,7 +173,7 @@ Status CreateMyGroupMx(Program program) {
     roots.push_back(ThreadTarget(getpid(), gettid()));
   }
   std::shared_ptr<CountingGroup> group;
-  const bool start = program.starts_counting();
+  const bool start = program.mode().b.count;
   status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   status = CreateMyThreadContext(std::move(program), start, group);

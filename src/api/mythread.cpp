@@ -145,7 +145,7 @@ namespace {
 
 int SetMyThread(const Status &parsed, Program program) {
   if (!parsed.ok()) return Report(parsed);
-  const bool start = program.starts_counting();
+  const bool start = program.mode().b.count;
   return Report(CreateMyThreadContext(std::move(program), start));
 }
 

@@ -291,7 +291,7 @@ int SetSystem(const Status &parsed, Program program) {
   if (status.ok()) status = registry.CheckSystemAllowed();
   std::vector<GroupTarget> targets;
   if (status.ok()) status = SystemTargets(program.proctree(), &targets);
-  const bool start = program.starts_counting();
+  const bool start = program.mode().b.count;
   std::unique_ptr<Context> context;
   if (status.ok()) status = Context::Create(std::move(program), targets, start, &context);
   if (status.ok()) status = registry.AdoptSystem(std::move(context));

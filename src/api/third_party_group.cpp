@@ -225,7 +225,7 @@ Status CreateGroupMx(pid_t pid, tid_t tid, Program program) {
       }
     }
   }
-  const bool start = program.starts_counting();
+  const bool start = program.mode().b.count;
   std::shared_ptr<CountingGroup> group;
   status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;

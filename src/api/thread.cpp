@@ -185,7 +185,7 @@ int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program progr
   status = parsed;
   if (status.ok()) status = registry.CheckThreadAllowed();
   if (status.ok()) status = TargetExists(pid, tid);
-  const bool start = program.starts_counting();
+  const bool start = program.mode().b.count;
   std::unique_ptr<Context> context;
   if (status.ok()) {
     status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, start, &context);

@@ -2,12 +2,14 @@
 // cache or the sources.
 #include "catalog/catalog.h"
 
-#include <algorithm>
+#include <stdlib.h>
+
 #include <mutex>
 
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/id_order.h"
 #include "catalog/name_index.h"
 #include "catalog/pfm_source.h"
 #include "catalog/sysfs_pmu_source.h"
@@ -21,6 +23,7 @@ namespace pmapi {
 // without groups never needs it.
 struct Catalog::Index {
   CatalogContents contents;
+  IdOrder order;
 
   std::once_flag names_once;
   NameIndex names;
@@ -59,6 +62,15 @@ const Catalog &Catalog::Get() {
 Catalog::Catalog(CatalogContents contents, Status load_status, bool from_cache)
     : load_status_(std::move(load_status)), from_cache_(from_cache), index_(new Index) {
   index_->contents = std::move(contents);
+  // Renumbered here, not by the sources, so that the cache keeps the sources' output and the
+  // listed tracepoints follow this process's environment.
+  const char *extra = getenv(kTracepointPatternsVariable);
+  std::vector<CatalogEvent> &events = index_->contents.events;
+  index_->order = OrderIds(events, index_->contents.table_position, index_->contents.table_count,
+                           extra ? extra : "");
+  for (size_t id = 0; id < index_->order.positions.size(); ++id) {
+    events[index_->order.positions[id]].id = static_cast<int>(id);
+  }
 }
 
 Catalog::~Catalog() { delete index_; }
@@ -68,37 +80,20 @@ const std::vector<CatalogEvent> &Catalog::events() const { return index_->conten
 const std::string &Catalog::proc_name() const { return index_->contents.proc_name; }
 
 std::vector<const CatalogEvent *> Catalog::InIdOrder() const {
-  const CatalogContents &contents = index_->contents;
+  const std::vector<CatalogEvent> &events = index_->contents.events;
   std::vector<const CatalogEvent *> ordered;
-  ordered.reserve(contents.events.size());
-  for (size_t i = 0; i < contents.table_count; ++i) {
-    ordered.push_back(&contents.events[contents.table_position + i]);
-  }
-  std::vector<IdRange> ranges = contents.ranges;
-  std::sort(ranges.begin(), ranges.end(),
-            [](const IdRange &a, const IdRange &b) { return a.first_id < b.first_id; });
-  for (const IdRange &range : ranges) {
-    for (size_t i = 0; i < range.count; ++i) {
-      ordered.push_back(&contents.events[range.first_position + i]);
-    }
-  }
+  ordered.reserve(events.size());
+  for (size_t position : index_->order.positions) ordered.push_back(&events[position]);
   return ordered;
 }
 
 const CatalogEvent *Catalog::FindId(int id) const {
-  const CatalogContents &contents = index_->contents;
-  for (const IdRange &range : contents.ranges) {
-    if (id >= range.first_id && static_cast<size_t>(id - range.first_id) < range.count) {
-      return &contents.events[range.first_position + static_cast<size_t>(id - range.first_id)];
-    }
-  }
-  auto tables_begin =
-      contents.events.begin() + static_cast<std::ptrdiff_t>(contents.table_position);
-  auto tables_end = tables_begin + static_cast<std::ptrdiff_t>(contents.table_count);
-  auto found = std::lower_bound(tables_begin, tables_end, id,
-                                [](const CatalogEvent &event, int key) { return event.id < key; });
-  return found != tables_end && found->id == id ? &*found : nullptr;
+  const std::vector<size_t> &positions = index_->order.positions;
+  if (id < 0 || static_cast<size_t>(id) >= positions.size()) return nullptr;
+  return &index_->contents.events[positions[static_cast<size_t>(id)]];
 }
+
+size_t Catalog::listed_count() const { return index_->order.listed; }
 
 const CatalogEvent *Catalog::FindName(const std::string &name) const {
   const std::vector<CatalogEvent> &events = index_->contents.events;

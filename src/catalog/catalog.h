@@ -39,6 +39,10 @@ struct EventEncoding {
 };
 
 struct CatalogEvent {
+  // The event's position in the catalog's id order (docs/catalog.md, "Event ids"): 0.. in
+  // pm_initialize's lists, where list_events[counter][id] is this event. Inside
+  // CatalogContents (the sources' output and the cache) it is the source's own number instead;
+  // the Catalog renumbers when it is made.
   int id = 0;
   std::string short_name;   // "PM_CYC", "syscalls:sys_enter_getppid", "msr/tsc"
   std::string long_name;    // "" for tracepoints: their short name says it all
@@ -77,9 +81,13 @@ class Catalog {
 
   // Every event, in storage order (not id order; see InIdOrder).
   const std::vector<CatalogEvent> &events() const;
-  // Every event, by increasing id: table events first (PM_CYC, PM_INST_CMPL, ...).
+  // Every event, by increasing id (ids are 0..events().size()-1): table events first
+  // (PM_CYC, PM_INST_CMPL, ...).
   std::vector<const CatalogEvent *> InIdOrder() const;
   const CatalogEvent *FindId(int id) const;
+  // Ids 0..listed_count()-1 are the events pm_initialize lists; higher ids (tracepoints
+  // outside the listed set, hardware events beyond the list bound) are counted by name only.
+  size_t listed_count() const;
   // Exact short name first, then case-insensitive.
   const CatalogEvent *FindName(const std::string &name) const;
 

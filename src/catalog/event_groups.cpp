@@ -9,12 +9,13 @@
 
 #include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
+#include "catalog/text_fields.h"
 
 namespace pmapi {
 namespace {
 
 bool Listed(const ResolvedGroup &group, int status_filter) {
-  if (!group.missing_member.empty()) return false;
+  if (group.id < 0) return false;
   for (const CatalogEvent *member : group.members) {
     if (!PassesFilter(member->status, status_filter)) return false;
   }
@@ -24,8 +25,9 @@ bool Listed(const ResolvedGroup &group, int status_filter) {
 char *Text(const std::string &text) { return const_cast<char *>(text.c_str()); }
 
 EventGroupList Make(int status_filter) {
+  const GroupCatalog &catalog = GroupCatalog::Get();
   std::vector<const ResolvedGroup *> listed;
-  for (const ResolvedGroup &group : GroupCatalog::Get().groups()) {
+  for (const ResolvedGroup &group : catalog.groups()) {
     if (Listed(group, status_filter)) listed.push_back(&group);
   }
   EventGroupList list;
@@ -34,25 +36,21 @@ EventGroupList Make(int status_filter) {
   list.groups = new pm_groups_t[listed.size()]();
   for (size_t i = 0; i < listed.size(); ++i) {
     const ResolvedGroup &group = *listed[i];
-    // PAPI and others read MAX_COUNTERS entries whatever the group's size.
+    // PAPI and others read MAX_COUNTERS entries whatever the group's size, and look each up in
+    // the lists: free counters name the filler event, never COUNT_NOTHING.
     int *events = new int[MAX_COUNTERS];
+    const int filler = catalog.FillerFor(group)->id;
     for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
       size_t member = static_cast<size_t>(counter);
-      events[counter] = member < group.members.size() ? group.members[member]->id : COUNT_NOTHING;
+      events[counter] = member < group.members.size() ? group.members[member]->id : filler;
     }
-    list.groups[i].group_id = group.record.id;
+    list.groups[i].group_id = group.id;
     list.groups[i].events = events;
     list.groups[i].short_name = Text(group.record.short_name);
     list.groups[i].long_name = Text(group.record.long_name);
     list.groups[i].description = Text(group.record.description);
   }
   return list;
-}
-
-std::string Hex(int value) {
-  char text[16];
-  snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
-  return text;
 }
 
 std::mutex g_mutex;
@@ -72,17 +70,18 @@ Status GroupMembersForProgram(int group_id, int members[MAX_COUNTERS]) {
   if (!groups.load_status().ok()) return groups.load_status();
   const ResolvedGroup *group = groups.FindId(group_id);
   std::string prefix = "event-group id " + std::to_string(group_id);
-  if (!group) return Status(Pmapi_InvalidGroup, prefix + " is unknown (groups/README.md)");
-  prefix += " (" + group->record.short_name + ")";
-  if (!group->missing_member.empty()) {
-    return Status(Pmapi_InvalidGroup, prefix + " needs " + group->missing_member +
-                                          ", which this machine's event catalog lacks");
+  if (!group) {
+    return Status(Pmapi_InvalidGroup,
+                  prefix + " is unknown: this machine lists groups 0.." +
+                      std::to_string(static_cast<long long>(groups.listable_count()) - 1) +
+                      " (pm_initialize with PM_GET_GROUPS; docs/catalog.md)");
   }
+  prefix += " (" + group->record.short_name + ")";
   int filter = ActiveFilter();
   if (!Listed(*group, filter)) {
     return Status(Pmapi_InvalidGroup, prefix + " is not in the list pm_initialize returned for " +
-                                          "filter " + Hex(filter) + ": a member's status is " +
-                                          "filtered out");
+                                          "filter " + Hex(static_cast<unsigned>(filter)) +
+                                          ": a member's status is " + "filtered out");
   }
   for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
     size_t member = static_cast<size_t>(counter);

@@ -12,15 +12,17 @@ struct EventGroupList {
   pm_groups_t *groups = nullptr;  // never freed; valid until exit
 };
 
-// The groups whose every member is in the catalog and passes `status_filter` (so the group's
-// own status passes it too), by increasing id. Each events array has MAX_COUNTERS entries:
-// the members' catalog ids on counters 0..n-1, then COUNT_NOTHING. Thread-safe; the same
-// filter returns the same arrays.
+// The listable groups (ResolvedGroup::id >= 0) whose every member passes `status_filter` (so
+// the group's own status passes it too), by increasing id; under the full filter entry k is
+// group k. Each events array has MAX_COUNTERS entries: the members' event ids on counters
+// 0..n-1, then the filler event (GroupCatalog::FillerFor), never COUNT_NOTHING. Thread-safe;
+// the same filter returns the same arrays.
 EventGroupList EventGroupsForFilter(int status_filter);
 
-// The member ids, per counter, of the group `group_id` if pm_initialize's filter lists it;
-// otherwise Pmapi_InvalidGroup naming the id and saying why (unknown, a member missing here,
-// or its status filtered out), or the groups/ tables' load error.
+// The member ids, per counter (COUNT_NOTHING after the last member: free counters are not
+// opened), of the group `group_id` if pm_initialize's filter lists it; otherwise
+// Pmapi_InvalidGroup naming the id and saying why (unknown here, or a member's status
+// filtered out), or the groups/ tables' load error.
 Status GroupMembersForProgram(int group_id, int members[MAX_COUNTERS]);
 
 }  // namespace pmapi

@@ -10,36 +10,18 @@
 namespace pmapi {
 namespace {
 
-constexpr const char *kCounter0First = "PM_CYC";
-constexpr const char *kCounter1First = "PM_INST_CMPL";
-
-// Catalog positions of the events passing the filter: order for counter 0 (and 2..7), and the
-// order for counter 1.
-struct Orders {
-  std::vector<const CatalogEvent *> first;
-  std::vector<const CatalogEvent *> second;
-};
-
-void MoveToFront(std::vector<const CatalogEvent *> *order, const char *short_name) {
-  for (size_t i = 0; i < order->size(); ++i) {
-    if ((*order)[i]->short_name == short_name) {
-      const CatalogEvent *event = (*order)[i];
-      order->erase(order->begin() + static_cast<std::ptrdiff_t>(i));
-      order->insert(order->begin(), event);
-      return;
-    }
+// The listed events (ids 0..listed_count()-1) whose status passes the filter, by increasing
+// id. Under the full filter (every status) entry k is event k, which is what clients that
+// index list_events[counter][event_id] rely on.
+std::vector<const CatalogEvent *> ListedFor(int status_filter) {
+  const Catalog &catalog = Catalog::Get();
+  std::vector<const CatalogEvent *> order;
+  order.reserve(catalog.listed_count());
+  for (size_t id = 0; id < catalog.listed_count(); ++id) {
+    const CatalogEvent *event = catalog.FindId(static_cast<int>(id));
+    if (event && PassesFilter(event->status, status_filter)) order.push_back(event);
   }
-}
-
-Orders OrdersFor(int status_filter) {
-  Orders orders;
-  for (const CatalogEvent *event : Catalog::Get().InIdOrder()) {
-    if (PassesFilter(event->status, status_filter)) orders.first.push_back(event);
-  }
-  MoveToFront(&orders.first, kCounter0First);
-  orders.second = orders.first;
-  MoveToFront(&orders.second, kCounter1First);
-  return orders;
+  return order;
 }
 
 char *Text(const std::string &text) { return const_cast<char *>(text.c_str()); }
@@ -104,13 +86,15 @@ const Lists &Cached(Lists *(&cache)[kStatusFilterMask + 1], std::mutex &mutex, i
   status_filter &= kStatusFilterMask;
   std::lock_guard<std::mutex> lock(mutex);
   if (!cache[status_filter]) {
-    Orders orders = OrdersFor(status_filter);
+    std::vector<const CatalogEvent *> order = ListedFor(status_filter);
     Lists *lists = new Lists;  // never freed: clients keep pointers into it until exit
-    auto first = make_array(orders.first);
-    auto second = make_array(orders.second);
+    // One array for every counter: perf schedules any event on any counter, and an id must
+    // mean the same event on each (a group's events[counter] is looked up in that counter's
+    // list).
+    auto array = make_array(order);
     for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
-      lists->maxevents[counter] = static_cast<int>(orders.first.size());
-      lists->lists[counter] = counter == 1 ? second : first;
+      lists->maxevents[counter] = static_cast<int>(order.size());
+      lists->lists[counter] = array;
     }
     cache[status_filter] = lists;
   }

@@ -16,10 +16,10 @@ struct EventLists1 {
   pm_events_t *lists[MAX_COUNTERS];
 };
 
-// Every counter lists exactly the catalog events whose status passes `status_filter` (perf
-// schedules events onto counters, so any event can go on any counter). PM_CYC comes first in
-// counter 0's list and PM_INST_CMPL first in counter 1's, where clients such as Paradyn look.
-// Thread-safe; the same filter returns the same arrays.
+// Every counter lists the same array: the listed catalog events (Catalog::listed_count())
+// whose status passes `status_filter`, by increasing id (perf schedules events onto counters,
+// so any event can go on any counter). Under the full filter (PM_VERIFIED | PM_UNVERIFIED |
+// PM_CAVEAT) entry k has id k. Thread-safe; the same filter returns the same arrays.
 const EventLists2 &EventListsForFilter2(int status_filter);
 const EventLists1 &EventListsForFilter1(int status_filter);
 

@@ -4,6 +4,20 @@
 #include "catalog/group_loader.h"
 
 namespace pmapi {
+namespace {
+
+constexpr const char *kFillerEvent = "cpu-migrations";
+
+// A group can be listed when every member is there and has an id inside the lists.
+bool Listable(const ResolvedGroup &group, const Catalog &catalog) {
+  if (!group.missing_member.empty() || group.members.empty()) return false;
+  for (const CatalogEvent *member : group.members) {
+    if (static_cast<size_t>(member->id) >= catalog.listed_count()) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 EventStatus GroupStatus(const std::vector<const CatalogEvent *> &members) {
   if (members.empty()) return EventStatus::kUnverified;
@@ -33,8 +47,14 @@ std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
     }
     group.status = GroupStatus(group.members);
     group.record = std::move(record);
+    if (Listable(group, catalog)) {
+      group.id = static_cast<int>(groups->by_id_.size());
+      groups->by_id_.push_back(groups->groups_.size());
+    }
     groups->groups_.push_back(std::move(group));
   }
+  const CatalogEvent *filler = catalog.FindName(kFillerEvent);
+  if (filler && static_cast<size_t>(filler->id) < catalog.listed_count()) groups->filler_ = filler;
   return groups;
 }
 
@@ -44,10 +64,13 @@ const GroupCatalog &GroupCatalog::Get() {
 }
 
 const ResolvedGroup *GroupCatalog::FindId(int id) const {
-  for (const ResolvedGroup &group : groups_) {
-    if (group.record.id == id) return &group;
-  }
-  return nullptr;
+  if (id < 0 || static_cast<size_t>(id) >= by_id_.size()) return nullptr;
+  return &groups_[by_id_[static_cast<size_t>(id)]];
+}
+
+const CatalogEvent *GroupCatalog::FillerFor(const ResolvedGroup &group) const {
+  if (filler_) return filler_;
+  return group.members.empty() ? nullptr : group.members.front();
 }
 
 const ResolvedGroup *GroupCatalog::FindName(const std::string &short_name) const {

@@ -18,6 +18,10 @@ namespace pmapi {
 
 struct ResolvedGroup {
   GroupRecord record;
+  // The group's id for clients: its index in the event_groups pm_initialize returns under the
+  // full filter. Dense from 0 over the groups this machine can list (every member present and
+  // listed), in table-id order; -1 for a group it cannot.
+  int id = -1;
   // Catalog entries of the members, in counter order; empty when one is missing.
   std::vector<const CatalogEvent *> members;
   // The first member the catalog lacks on this machine ("" when all are there). Such a group
@@ -40,15 +44,26 @@ class GroupCatalog {
 
   // A non-ok status if a groups/ table or one under $PMAPI_GROUPS_DIR failed to parse.
   const Status &load_status() const { return load_status_; }
-  // Every group, by increasing id.
+  // Every group, by increasing table id (record.id); the listable ones have ids 0, 1, ... in
+  // this order.
   const std::vector<ResolvedGroup> &groups() const { return groups_; }
+  // How many groups have client ids (0..listable_count()-1).
+  size_t listable_count() const { return by_id_.size(); }
+  // By client id (ResolvedGroup::id), not table id.
   const ResolvedGroup *FindId(int id) const;
+  // The event a listed group names on the counters its members leave free, so that clients
+  // looking every events[counter] up in the lists find a real entry: cpu-migrations (a kernel
+  // software event that any counter can take and that rarely counts), or the group's first
+  // member if the catalog lacks it. Counting a group by id never opens it.
+  const CatalogEvent *FillerFor(const ResolvedGroup &group) const;
   const ResolvedGroup *FindName(const std::string &short_name) const;
 
  private:
   GroupCatalog() = default;
   Status load_status_;
   std::vector<ResolvedGroup> groups_;
+  std::vector<size_t> by_id_;  // by_id_[id]: position in groups_
+  const CatalogEvent *filler_ = nullptr;
 };
 
 }  // namespace pmapi

@@ -1,5 +1,6 @@
 // Initialization state and the event check every set_program call makes.
 #include "catalog/init_state.h"
+#include "catalog/text_fields.h"
 
 #include <stdio.h>
 
@@ -15,12 +16,6 @@ namespace {
 // also sees the filter it goes with.
 std::atomic<int> g_status_filter{0};
 std::atomic<bool> g_initialized{false};
-
-std::string Hex(int value) {
-  char text[16];
-  snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
-  return text;
-}
 
 const char *StatusWord(EventStatus status) {
   switch (status) {
@@ -71,7 +66,8 @@ Status ResolveEventForCounter(int id, int counter, perf_event_attr *attr,
   if (!found || !PassesFilter(found->status, filter)) {
     std::string detail = "event id " + std::to_string(id) + " on counter " +
                          std::to_string(counter) +
-                         " is not in the list pm_initialize returned for filter " + Hex(filter);
+                         " is not in the list pm_initialize returned for filter " +
+                         Hex(static_cast<unsigned>(filter));
     if (found) {
       detail += " (it is " + found->short_name + ", whose status here is " +
                 StatusWord(found->status) + ")";

@@ -54,6 +54,37 @@ void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
   }
 }
 
+std::string PfmEventsOfPmu(int pmu, PfmPmu *info, bool *present, std::vector<PfmEvent> *events) {
+  *present = false;
+  std::string init_error = PfmInitialize();
+  if (!init_error.empty()) return "libpfm4 failed to initialize: " + init_error;
+  if (pmu <= PFM_PMU_NONE || pmu >= PFM_PMU_MAX) return "libpfm4 has no such PMU";
+  pfm_pmu_info_t pinfo;
+  memset(&pinfo, 0, sizeof pinfo);
+  pinfo.size = sizeof pinfo;
+  int result = pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &pinfo);
+  if (result != PFM_SUCCESS) {
+    return std::string("this libpfm4 has no tables for it (") + pfm_strerror(result) + ")";
+  }
+  *present = pinfo.is_present;
+  *info = PfmPmu{pinfo.name ? pinfo.name : "", pinfo.desc ? pinfo.desc : "",
+                 pinfo.type == PFM_PMU_TYPE_CORE};
+  for (int event = pinfo.first_event; event != -1; event = pfm_get_event_next(event)) {
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    if (pfm_get_event_info(event, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS) continue;
+    PfmEvent entry;
+    entry.name = einfo.name;
+    if (einfo.equiv) entry.equiv = einfo.equiv;
+    if (einfo.desc) entry.desc = einfo.desc;
+    entry.code = einfo.code;
+    events->push_back(std::move(entry));
+  }
+  if (events->empty()) return "libpfm4 lists no events for it";
+  return "";
+}
+
 std::string PfmLibraryIdentity() {
   std::string build_id = BuildIdOfObjectContaining(reinterpret_cast<const void *>(pfm_initialize));
   if (build_id.empty()) return "";

@@ -38,6 +38,12 @@ std::string PfmInitialize();
 // pseudo PMU "perf_raw" is left out: its one "event" is a syntax for raw codes, not an event.
 void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events);
 
+// The PMU libpfm4 numbers `pmu` (a pfm_pmu_t) and its events, whether or not it is detected on
+// this machine: `*info` and `*events` (pmu_index 0). Returns "" or why there are none (libpfm4
+// was built without that PMU's tables, as x86 builds are for POWER). `*present` tells whether
+// libpfm4 detected the PMU here.
+std::string PfmEventsOfPmu(int pmu, PfmPmu *info, bool *present, std::vector<PfmEvent> *events);
+
 // "<version> <build id>" of the libpfm4 loaded in this process, for the catalog cache key; ""
 // when the library carries no build id (then a rebuilt libpfm4 could not be told apart).
 // Does not initialize libpfm4.

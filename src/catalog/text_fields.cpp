@@ -1,5 +1,7 @@
 #include "catalog/text_fields.h"
 
+#include <stdio.h>
+
 namespace pmapi {
 
 std::string Trim(std::string_view text) {
@@ -19,6 +21,12 @@ std::vector<std::string> Split(std::string_view text, char separator) {
     if (end == std::string_view::npos) return parts;
     start = end + 1;
   }
+}
+
+std::string Hex(unsigned long long value) {
+  char text[24];
+  snprintf(text, sizeof text, "0x%llx", value);
+  return text;
 }
 
 }  // namespace pmapi

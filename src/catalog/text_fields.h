@@ -14,4 +14,7 @@ std::string Trim(std::string_view text);
 // `text` cut at every `separator`, each part trimmed; always at least one part.
 std::vector<std::string> Split(std::string_view text, char separator);
 
+// "0x1f": filters, configs and other bit fields in messages and listings.
+std::string Hex(unsigned long long value);
+
 }  // namespace pmapi

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -51,8 +52,10 @@ class CounterGroup {
 
   Status Enable() const;
   Status Disable() const;
-  // One read(2). A 0-byte read means the kernel could not schedule the group;
-  // a short one is reported, never half-filled.
+  // From the events' mapped pages when it can (see "User-space reads" below),
+  // otherwise one read(2). A 0-byte read means the kernel could not schedule
+  // the group; a short one is reported, never half-filled. Allocation-free
+  // and lock-free on every path.
   Status Read(GroupReading *reading) const;
   void Close();
 
@@ -64,10 +67,33 @@ class CounterGroup {
   // forked child, whose copies are closed directly (see registry.cpp).
   std::vector<int> Release();
 
+  // User-space reads. Open maps every event's perf page when the group counts
+  // the calling thread alone (pid = the caller, any CPU, not inherited: a
+  // _mythread context), every event is a hardware (PMU) event, the build is
+  // x86, and PMAPI_NO_USERSPACE_READ is unset (or "0"). Read then uses the
+  // pages when called on that same thread and every page says its event is
+  // on a counter now that the process may rdpmc (and, for the leader, that
+  // cap_user_time holds); anything else is one read(2): software events and
+  // tracepoints (never mapped), a machine without a PMU, a stopped or
+  // unscheduled group, another thread's read, a page the kernel kept
+  // rewriting.
+  bool has_pages() const { return !pages_.empty(); }
+  // Reads by the owning thread of a group with pages: from the pages, and
+  // those that fell back to read(2). For tests and pmcost.
+  uint64_t page_reads() const { return page_reads_; }
+  uint64_t page_fallbacks() const { return page_fallbacks_; }
+
  private:
   Status Control(unsigned long request, const char *what) const;
+  void MapPages(const Program &program, const GroupTarget &target);
+  void UnmapPages();
+  bool ReadPages(GroupReading *reading) const;
 
   std::vector<int> fds_;
+  std::vector<const perf_event_mmap_page *> pages_;  // one per event, or none
+  pthread_t owner_{};                                // the thread pages_ count
+  mutable uint64_t page_reads_ = 0;                  // touched by owner_ only
+  mutable uint64_t page_fallbacks_ = 0;
   size_t read_size_ = 0;
   std::string description_;
 };

@@ -19,8 +19,9 @@ constexpr const char kForkTracepoint[] = "sched:sched_process_fork";
 // rather not have the kernel register a tracepoint for it (pmcount).
 constexpr const char kNoForkCounterVariable[] = "PMAPI_NO_FORK_COUNTER";
 
-void Subtract(const GroupReading &amount, size_t n, uint64_t *from) {
-  for (size_t i = 0; i < n; ++i) from[i] += amount.values[i];
+// Adds `amount` to a running total of what the group's reads take off its kernel totals.
+void AddToSubtracted(const GroupReading &amount, size_t n, uint64_t *subtracted) {
+  for (size_t i = 0; i < n; ++i) subtracted[i] += amount.values[i];
 }
 
 }  // namespace
@@ -138,7 +139,7 @@ Status CountingGroup::Read(pm_data_t *data, CountTimes *times) {
     GroupReading since;
     bool departed_multiplexed = false;
     if (departed->ReadTotals(0, &since, &departed_multiplexed).ok()) {
-      Subtract(since, departed->program().events().size(), subtract);
+      AddToSubtracted(since, departed->program().events().size(), subtract);
     }
   }
   memset(data, 0, sizeof *data);
@@ -184,7 +185,7 @@ Status CountingGroup::MemberReset(Context *member) {
   std::lock_guard<std::mutex> lock(mutex_);
   GroupReading moved;
   Status status = member->Reset(&moved);
-  if (status.ok()) Subtract(moved, member->program().events().size(), subtracted_);
+  if (status.ok()) AddToSubtracted(moved, member->program().events().size(), subtracted_);
   return status;
 }
 
@@ -197,7 +198,7 @@ void CountingGroup::Depart(std::unique_ptr<Context> member) {
   if (revoked_) return;  // nothing left to subtract from
   GroupReading moved;
   if (!member->Reset(&moved).ok()) return;  // unreadable: nothing more to learn from it
-  Subtract(moved, member->program().events().size(), subtracted_);
+  AddToSubtracted(moved, member->program().events().size(), subtracted_);
   // From now on its counters run exactly when the group's inherited counter
   // on its thread does, so that what it does later is subtracted too.
   member->SetGate(roots_->counting());

@@ -178,82 +178,72 @@ Status StatusFromFileErrno(int err, const std::string &what) {
   }
 }
 
+const ErrorInfo kErrorTable[] = {
+    {Pmapi_NoInit, "Pmapi_NoInit", "pmapi is not initialized: call pm_initialize or pm_init first"},
+    {Pmapi_NoSetProg, "Pmapi_NoSetProg",
+     "no program is set for this context: call pm_set_program* first"},
+    {Pmapi_InvalidArg, "Pmapi_InvalidArg",
+     "invalid argument (a NULL pointer or a value out of range)"},
+    {Pmapi_InvalidFilter, "Pmapi_InvalidFilter",
+     "invalid filter: use PM_VERIFIED, PM_UNVERIFIED and/or PM_CAVEAT"},
+    {Pmapi_InvalidProcType, "Pmapi_InvalidProcType", "unknown processor type"},
+    {Pmapi_InvalidEvent, "Pmapi_InvalidEvent",
+     "event id not available on this counter under the initialized filter"},
+    {Pmapi_InvalidGroup, "Pmapi_InvalidGroup", "unknown event-group id"},
+    {Pmapi_NoEvents, "Pmapi_NoEvents",
+     "the program counts no event: every counter is COUNT_NOTHING"},
+    {Pmapi_Threshold, "Pmapi_Threshold",
+     "thresholds are not supported on Linux: set mode.b.threshold to 0"},
+    {Pmapi_NoDomain, "Pmapi_NoDomain",
+     "the mode counts in no privilege level: set PM_USER and/or PM_KERNEL"},
+    {Pmapi_InvalidCpu, "Pmapi_InvalidCpu", "no such online CPU"},
+    {Pmapi_CpuNotCounted, "Pmapi_CpuNotCounted", "this CPU was not counted since pm_set_program"},
+    {Pmapi_SysThreadConflict, "Pmapi_SysThreadConflict",
+     "a process has either the system-wide context or thread contexts, never both: "
+     "delete the other first"},
+    {Pmapi_Permission, "Pmapi_Permission", "the kernel refused for lack of privilege"},
+    {Pmapi_NoHardware, "Pmapi_NoHardware", "the kernel cannot count this event on this machine"},
+    {Pmapi_TooManyFiles, "Pmapi_TooManyFiles", "out of file descriptors"},
+    {Pmapi_Malloc_Err, "Pmapi_Malloc_Err", "out of memory"},
+    {Pmapi_NotSchedulable, "Pmapi_NotSchedulable",
+     "the kernel could not schedule the events together: program fewer events"},
+    {Pmapi_Multiplexed, "Pmapi_Multiplexed",
+     "the kernel multiplexed the counters: the counts cover only part of the time "
+     "(pm_get_Tdata* gives the time counted)"},
+    {Pmapi_NoSuchThread, "Pmapi_NoSuchThread", "no such process or thread"},
+    {Pmapi_Unsupported, "Pmapi_Unsupported", "not supported on Linux"},
+    {Pmapi_NotSystemWide, "Pmapi_NotSystemWide",
+     "per-CPU reads need a system-wide program without proctree"},
+    {Pmapi_GroupMember, "Pmapi_GroupMember", "the thread belongs to a counting group"},
+    {Pmapi_KernelError, "Pmapi_KernelError", "the kernel returned an unexpected error"},
+    {Pmapi_BadCatalog, "Pmapi_BadCatalog", "an event or group table is invalid"},
+    {Pmapi_Busy, "Pmapi_Busy", "the counters are busy"},
+    {Pmapi_Interrupted, "Pmapi_Interrupted", "interrupted system call"},
+    {Pmapi_ShortRead, "Pmapi_ShortRead", "the kernel returned fewer bytes than expected"},
+    {Pmapi_ProgExists, "Pmapi_ProgExists",
+     "a program already exists for this context: call pm_delete_program* first"},
+    {Pmapi_NotCounting, "Pmapi_NotCounting", "counting is not on"},
+    {Pmapi_EBB_NotSet, "Pmapi_EBB_NotSet",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Unsupported_EBBThreadMode, "Pmapi_Unsupported_EBBThreadMode",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_handler_addr, "Pmapi_Invalid_EBB_handler_addr",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_data_addr, "Pmapi_Invalid_EBB_data_addr",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_Invalid_EBB_Config, "Pmapi_Invalid_EBB_Config",
+     "event-based branching is a POWER feature: not supported on Linux"},
+    {Pmapi_EBB_Already_Exists, "Pmapi_EBB_Already_Exists",
+     "event-based branching is a POWER feature: not supported on Linux"},
+};
+const size_t kErrorTableSize = sizeof kErrorTable / sizeof kErrorTable[0];
+
 const char *MessageFor(int code) {
-  switch (code) {
-    case 0:
-      return "success";
-    case Pmapi_NoInit:
-      return "pmapi is not initialized: call pm_initialize or pm_init first";
-    case Pmapi_NoSetProg:
-      return "no program is set for this context: call pm_set_program* first";
-    case Pmapi_InvalidArg:
-      return "invalid argument (a NULL pointer or a value out of range)";
-    case Pmapi_InvalidFilter:
-      return "invalid filter: use PM_VERIFIED, PM_UNVERIFIED and/or PM_CAVEAT";
-    case Pmapi_InvalidProcType:
-      return "unknown processor type";
-    case Pmapi_InvalidEvent:
-      return "event id not available on this counter under the initialized filter";
-    case Pmapi_InvalidGroup:
-      return "unknown event-group id";
-    case Pmapi_NoEvents:
-      return "the program counts no event: every counter is COUNT_NOTHING";
-    case Pmapi_Threshold:
-      return "thresholds are not supported on Linux: set mode.b.threshold to 0";
-    case Pmapi_NoDomain:
-      return "the mode counts in no privilege level: set PM_USER and/or PM_KERNEL";
-    case Pmapi_InvalidCpu:
-      return "no such online CPU";
-    case Pmapi_CpuNotCounted:
-      return "this CPU was not counted since pm_set_program";
-    case Pmapi_SysThreadConflict:
-      return "a process has either the system-wide context or thread contexts, never both: "
-             "delete the other first";
-    case Pmapi_Permission:
-      return "the kernel refused for lack of privilege";
-    case Pmapi_NoHardware:
-      return "the kernel cannot count this event on this machine";
-    case Pmapi_TooManyFiles:
-      return "out of file descriptors";
-    case Pmapi_Malloc_Err:
-      return "out of memory";
-    case Pmapi_NotSchedulable:
-      return "the kernel could not schedule the events together: program fewer events";
-    case Pmapi_Multiplexed:
-      return "the kernel multiplexed the counters: the counts cover only part of the time "
-             "(pm_get_Tdata* gives the time counted)";
-    case Pmapi_NoSuchThread:
-      return "no such process or thread";
-    case Pmapi_Unsupported:
-      return "not supported on Linux";
-    case Pmapi_NotSystemWide:
-      return "per-CPU reads need a system-wide program without proctree";
-    case Pmapi_GroupMember:
-      return "the thread belongs to a counting group";
-    case Pmapi_KernelError:
-      return "the kernel returned an unexpected error";
-    case Pmapi_BadCatalog:
-      return "an event or group table is invalid";
-    case Pmapi_Busy:
-      return "the counters are busy";
-    case Pmapi_Interrupted:
-      return "interrupted system call";
-    case Pmapi_ShortRead:
-      return "the kernel returned fewer bytes than expected";
-    case Pmapi_ProgExists:
-      return "a program already exists for this context: call pm_delete_program* first";
-    case Pmapi_NotCounting:
-      return "counting is not on";
-    case Pmapi_Unsupported_EBBThreadMode:
-    case Pmapi_Invalid_EBB_handler_addr:
-    case Pmapi_Invalid_EBB_data_addr:
-    case Pmapi_Invalid_EBB_Config:
-    case Pmapi_EBB_Already_Exists:
-    case Pmapi_EBB_NotSet:
-      return "event-based branching is a POWER feature: not supported on Linux";
-    default:
-      return "unknown pmapi error code";
+  if (code == 0) return "success";
+  for (const ErrorInfo &error : kErrorTable) {
+    if (error.code == code) return error.message;
   }
+  return "unknown pmapi error code";
 }
 
 }  // namespace pmapi

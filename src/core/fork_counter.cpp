@@ -2,21 +2,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <mutex>
 #include <string>
 
 #include "core/kernel.h"
+#include "core/tracepoint_anchors.h"
 
 namespace pmapi {
-namespace {
-
-std::mutex g_anchor_mutex;
-std::atomic<int> g_anchor_fd{-1};
-
-}  // namespace
 
 bool ForkCounterAttr(perf_event_attr *attr) {
   for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
@@ -35,20 +28,21 @@ bool ForkCounterAttr(perf_event_attr *attr) {
   return false;
 }
 
+namespace {
+// The tracepoint's id once a group anchored it; ~0: never.
+std::atomic<uint64_t> g_fork_config{~uint64_t{0}};
+}  // namespace
+
 void AnchorForkCounter(const perf_event_attr &attr) {
-  std::lock_guard<std::mutex> lock(g_anchor_mutex);
-  if (g_anchor_fd.load() >= 0) return;
-  perf_event_attr anchor = attr;
-  anchor.disabled = 1;
-  const int fd = CurrentKernel().PerfEventOpen(anchor, 0, -1, -1);
-  if (fd >= 0) g_anchor_fd.store(fd);
+  g_fork_config.store(attr.config);
+  AnchorTracepoint(attr);
 }
 
-int ForkCounterAnchorFd() { return g_anchor_fd.load(); }
-
-void DropForkCounterAnchorInChild() {
-  const int fd = g_anchor_fd.exchange(-1);
-  if (fd >= 0) close(fd);
+int ForkCounterAnchorFd() {
+  const uint64_t config = g_fork_config.load();
+  return config == ~uint64_t{0} ? -1 : TracepointAnchorFd(config);
 }
+
+void DropForkCounterAnchorInChild() { DropTracepointAnchorsInChild(); }
 
 }  // namespace pmapi

@@ -3,10 +3,8 @@
 //
 // Closing the last perf event of a tracepoint makes the kernel unregister it
 // and wait for an RCU grace period: 25-45 ms on the development VM, paid by
-// every pm_delete_program_*group. So the first group opens one more event on
-// the tracepoint, disabled and never read, and keeps it for the life of the
-// process: later deletes close their events without that wait. The process
-// pays it once, at exit.
+// every pm_delete_program_*group. The tracepoint is anchored like every other
+// one the process counts (tracepoint_anchors.h), before the first group opens.
 #pragma once
 
 #include <linux/perf_event.h>
@@ -24,7 +22,8 @@ void AnchorForkCounter(const perf_event_attr &attr);
 // The anchor's descriptor, or -1: not a leak, tests leave it out of counts.
 int ForkCounterAnchorFd();
 
-// After fork, in the child: closes the copy directly (see registry.cpp).
+// After fork, in the child: closes every tracepoint anchor's copy directly
+// (see registry.cpp and tracepoint_anchors.h).
 void DropForkCounterAnchorInChild();
 
 }  // namespace pmapi

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <linux/perf_event.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <string>
@@ -61,7 +62,24 @@ class Kernel {
   virtual int Rename(const std::string &from, const std::string &to);
   // unlink(2).
   virtual int Unlink(const std::string &path);
+
+  // User-space counter reads (src/core/perf_page_read.h), not pure either. MapPerfPage maps
+  // the first page of perf event `fd` read-only: the perf_event_mmap_page the kernel keeps
+  // current while the event counts. Returns 0 or -errno; release it with UnmapPerfPage.
+  virtual int MapPerfPage(int fd, const perf_event_mmap_page **page);
+  virtual void UnmapPerfPage(const perf_event_mmap_page *page);
+  // The machine's counter `counter` (rdpmc) and timestamp counter (rdtsc): x86 only, called
+  // only where a page says the process may; 0 elsewhere.
+  virtual uint64_t ReadPmc(uint32_t counter);
+  virtual uint64_t ReadTimestamp();
 };
+
+// Whether this build can read counters from user space at all (x86).
+#if defined(__x86_64__) || defined(__i386__)
+constexpr bool kUserSpaceReadBuilt = true;
+#else
+constexpr bool kUserSpaceReadBuilt = false;
+#endif
 
 // The kernel in use: the real one unless a test installed a double.
 Kernel &CurrentKernel();

@@ -157,6 +157,42 @@ class LinuxKernel final : public Kernel {
   }
 
   int Unlink(const std::string &path) override { return unlink(path.c_str()) < 0 ? -errno : 0; }
+
+  int MapPerfPage(int fd, const perf_event_mmap_page **page) override {
+    // One page and no ring buffer: the kernel allows that read-only.
+    void *mapped = mmap(nullptr, PageSize(), PROT_READ, MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) return -errno;
+    *page = static_cast<const perf_event_mmap_page *>(mapped);
+    return 0;
+  }
+
+  void UnmapPerfPage(const perf_event_mmap_page *page) override {
+    if (page) munmap(const_cast<perf_event_mmap_page *>(page), PageSize());
+  }
+
+  uint64_t ReadPmc(uint32_t counter) override {
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t low, high;
+    asm volatile("rdpmc" : "=a"(low), "=d"(high) : "c"(counter));
+    return (static_cast<uint64_t>(high) << 32) | low;
+#else
+    (void)counter;
+    return 0;
+#endif
+  }
+
+  uint64_t ReadTimestamp() override {
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t low, high;
+    asm volatile("rdtsc" : "=a"(low), "=d"(high));
+    return (static_cast<uint64_t>(high) << 32) | low;
+#else
+    return 0;
+#endif
+  }
+
+ private:
+  static size_t PageSize() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 };
 
 LinuxKernel g_linux_kernel;
@@ -181,6 +217,12 @@ int Kernel::Rename(const std::string &from, const std::string &to) {
   return RealKernel().Rename(from, to);
 }
 int Kernel::Unlink(const std::string &path) { return RealKernel().Unlink(path); }
+int Kernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
+  return RealKernel().MapPerfPage(fd, page);
+}
+void Kernel::UnmapPerfPage(const perf_event_mmap_page *page) { RealKernel().UnmapPerfPage(page); }
+uint64_t Kernel::ReadPmc(uint32_t counter) { return RealKernel().ReadPmc(counter); }
+uint64_t Kernel::ReadTimestamp() { return RealKernel().ReadTimestamp(); }
 
 Kernel &CurrentKernel() { return *g_kernel; }
 Kernel &RealKernel() { return g_linux_kernel; }

@@ -2,6 +2,8 @@
 // pm_strerror can say what failed in the thread that asked.
 #pragma once
 
+#include <stddef.h>
+
 #include "core/status.h"
 
 namespace pmapi {
@@ -18,6 +20,16 @@ inline int Report(int code, const std::string &detail) { return Report(code, det
 // The detail recorded for `code` in this thread, or "" if the last failure
 // recorded here had another code. Never null.
 const char *LastDetailFor(int code);
+
+// Every code with its name and fixed sentence, as data: the header's enum and docs/errors.md
+// are checked against it (tests/errors_table_test.cpp).
+struct ErrorInfo {
+  int code;
+  const char *name;  // the constant's name in pmapi.h
+  const char *message;
+};
+extern const ErrorInfo kErrorTable[];
+extern const size_t kErrorTableSize;
 
 // The fixed sentence for each code (docs/errors.md); never null.
 const char *MessageFor(int code);

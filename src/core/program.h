@@ -43,7 +43,6 @@ class Program {
   const std::vector<ProgrammedEvent> &events() const { return events_; }
   const pm_mode_t &mode() const { return mode_; }
   bool inherit_to_new_threads() const { return !mode_.b.no_inherit; }
-  bool starts_counting() const { return mode_.b.count; }
   bool proctree() const { return mode_.b.proctree; }
   bool process_level() const { return mode_.b.process; }
 

@@ -10,6 +10,7 @@
 
 #include <pmapi.h>
 #include <pmapi.h> /* the include guard must make a second include harmless */
+#include <pmapi_aix.h> /* the companion header: thread_self() */
 
 #include "static_checks.h"
 
@@ -30,6 +31,7 @@ int header_check_calls(void) {
 
   /* pm_init: AIX 5.1 passes two arguments, later code three, some four. */
   rc |= pm_init(PM_VERIFIED, &info);
+  rc |= (int)thread_self();
   rc |= pm_init(PM_VERIFIED | PM_GET_GROUPS, &info, &groups);
   rc |= pm_init(PM_VERIFIED | PM_GET_GROUPS, &info, &groups, PM_CURRENT);
   rc |= pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info2, &groups, PM_CURRENT);

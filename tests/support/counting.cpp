@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
-#include "core/fork_counter.h"
+#include "core/tracepoint_anchors.h"
 
 namespace pmapi_test {
 
@@ -60,7 +60,7 @@ int CountPerfDescriptors() {
     snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
     ssize_t n = readlink(path, target, sizeof target - 1);
     if (n > 0 && std::string(target, n).find("perf_event") != std::string::npos &&
-        atoi(entry->d_name) != pmapi::ForkCounterAnchorFd()) {
+        !pmapi::IsTracepointAnchorFd(atoi(entry->d_name))) {
       ++count;
     }
   }

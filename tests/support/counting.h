@@ -36,9 +36,9 @@ int InChild(Body body);
 // Drops to the unprivileged user `nobody`; returns false if impossible.
 bool DropToNobody();
 
-// The number of perf_event descriptors open in this process, less the one
-// libpmapi keeps for the life of the process once a counting group was
-// created (see src/core/fork_counter.h).
+// The number of perf_event descriptors open in this process, less the
+// tracepoint anchors libpmapi keeps (src/core/tracepoint_anchors.h; their
+// number is pmapi::TracepointAnchorCount()).
 int CountPerfDescriptors();
 
 }  // namespace pmapi_test

@@ -50,7 +50,6 @@ class ProcessEvents {
   int ReadTree(uint64_t *value) const;
 
   void Close();
-  bool is_open() const { return !own_.empty(); }
 
  private:
   int OpenOne(perf_event_attr attr, pid_t tid, std::vector<int> *fds);

@@ -97,6 +97,4 @@ int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_pt
   return rc;
 }
 
-std::string PmError(const char *where, int rc) { return pm_strerror(where, rc); }
-
 }  // namespace pmcount

@@ -38,7 +38,4 @@ int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *ou
 // Programs `prog` (counting on) on every CPU; reads report the Linux CPUs `cpus`.
 int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out);
 
-// pm_strerror's text for the last failure of `where` (the library keeps the detail per thread).
-std::string PmError(const char *where, int rc);
-
 }  // namespace pmcount

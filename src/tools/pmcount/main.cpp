@@ -16,8 +16,10 @@
 
 #include "event_selection.h"
 #include "event_spec.h"
+#include "merge.h"
 #include "mode.h"
 #include "options.h"
+#include "output_pattern.h"
 #include "pfm_strings.h"
 #include "printer.h"
 #include "session.h"
@@ -83,8 +85,12 @@ std::string ChooseCpus(const Options &options, Setup *setup) {
 }
 
 int Main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--merge") == 0) {
+    return RunMerge(std::vector<std::string>(argv + 2, argv + argc));
+  }
   Options options;
   std::string error = ParseOptions(std::vector<std::string>(argv + 1, argv + argc), &options);
+  if (error.empty()) error = ApplyOutputPattern(&options);
   if (!error.empty()) return UsageError(error);
   if (options.help) {
     fputs(UsageText().c_str(), stdout);

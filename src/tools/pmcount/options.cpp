@@ -348,6 +348,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 std::string UsageText() {
   return R"(Usage: pmcount [options] [--] command [args...]
        pmcount -a [-C cpus] [options] [-- command [args...] | -t seconds]
+       pmcount --merge FILE.csv...   the summary across MPI ranks (docs/mpi.md)
 
 Counts hardware and software events, through the AIX pmapi calls, for a command and
 everything it starts (not pmcount itself), or for the whole machine with -a.
@@ -383,7 +384,8 @@ Time:
 Output (to stderr unless -o):
   -x, --field-separator SEP  CSV-like lines in perf stat's field order
   -j, --json              one JSON object per line
-  -o, --output FILE       write the counts to FILE (- for standard output)
+  -o, --output FILE       write the counts to FILE (- for standard output); %r the MPI rank,
+                          %h the host, %p the pid; .csv or .json choose the format
   -h, --help              this text
       --version           the version
 

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
+#include "catalog/text_fields.h"
 
 namespace pmlist {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 using pmapi::Catalog;
 using pmapi::CatalogEvent;
 using pmapi::EventSource;
+using pmapi::Hex;
 
 std::string Lower(std::string text) {
   for (char &c : text) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
@@ -71,12 +73,6 @@ unsigned SourceBits(const CatalogEvent &event, std::string *name) {
       return kSourceTracepoint;
   }
   return 0;
-}
-
-std::string Hex(unsigned long long value) {
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", value);
-  return text;
 }
 
 std::string Encoding(const CatalogEvent &event) {
@@ -168,11 +164,14 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
     row.name = group.short_name;
     row.long_name = group.long_name;
     row.description = group.description;
-    for (int c = 0; c < MAX_COUNTERS && group.events[c] != COUNT_NOTHING; ++c) {
+    const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id);
+    // Counters after the members name a filler event (docs/catalog.md, "Groups"): not shown.
+    const size_t members = resolved ? resolved->members.size() : MAX_COUNTERS;
+    for (size_t c = 0; c < members && group.events[c] != COUNT_NOTHING; ++c) {
       auto name = names.find(group.events[c]);
       row.members.push_back(name != names.end() ? name->second : std::to_string(group.events[c]));
     }
-    if (const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id)) {
+    if (resolved) {
       row.status = StatusName(resolved->status);
       for (const pmapi::GroupMetric &metric : resolved->record.metrics) {
         row.metrics.emplace_back(metric.name, metric.formula);

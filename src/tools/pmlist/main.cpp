@@ -1,6 +1,7 @@
 // pmlist: what this machine can count through the AIX pmapi calls (docs/pmlist.1).
 #include <pmapi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <string>
@@ -26,6 +27,9 @@ int Main(int argc, char **argv) {
   }
   if (options.help) return WriteAll(UsageText()) ? 0 : 1;
 
+  // pmlist shows every tracepoint, not only those pm_initialize lists by default; listing them
+  // all moves no id (docs/catalog.md, "Event ids"). A value the user set is kept.
+  setenv("PMAPI_LIST_TRACEPOINTS", "*", 0);
   // The status filter is pm_initialize's own: the lists it returns are exactly what a pmapi
   // program may use under that filter.
   pm_info2_t info;

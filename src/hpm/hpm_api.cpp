@@ -1,0 +1,160 @@
+// The C entry points of libhpm: find the run, check the call, hand it to the
+// section code. Nothing here throws; a bad call is reported and ignored.
+#define LIBHPM_NO_MACROS
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpm_api.h"
+#include "report.h"
+#include "sections.h"
+
+namespace hpm {
+namespace {
+
+std::atomic<Run *> g_run{nullptr};
+std::atomic<int> g_generation{0};
+std::atomic<Run *> g_finished{nullptr};  // terminated runs, newest first
+
+constexpr long kMaxSections = 1000000;  // a bound for HPM_NUM_INST_PTS
+
+int SectionsWanted() {
+  const char *env = getenv("HPM_NUM_INST_PTS");
+  if (!env || !*env) return HPM_DEFAULT_INST_PTS;
+  char *end = nullptr;
+  long n = strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > kMaxSections) {
+    fprintf(stderr, "libhpm: HPM_NUM_INST_PTS '%s' is not a number from 1 to %ld; using %d\n", env,
+            kMaxSections, HPM_DEFAULT_INST_PTS);
+    return HPM_DEFAULT_INST_PTS;
+  }
+  return static_cast<int>(n);
+}
+
+// Under an MPI launcher the task id is the rank the launcher gives.
+bool LauncherRank(int *rank) {
+  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    const char *env = getenv(name);
+    if (!env || !*env) continue;
+    char *end = nullptr;
+    long value = strtol(env, &end, 10);
+    if (*end == '\0' && value >= 0 && value <= INT32_MAX) {
+      *rank = static_cast<int>(value);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Run *CurrentRun(const char *file, int line) {
+  Run *run = g_run.load(std::memory_order_acquire);
+  if (!run) Report(Misuse::kBeforeInit, nullptr, file, line, -1);
+  return run;
+}
+
+void Init(int task_id, const char *program, size_t program_len, const char *file, int line) {
+  Run *running = g_run.load(std::memory_order_acquire);
+  if (running) {
+    Report(Misuse::kInitTwice, &running->misuse, file, line, -1);
+    return;
+  }
+  Run *run = new (std::nothrow) Run;
+  if (!run) return;
+  run->generation = g_generation.fetch_add(1) + 1;
+  run->requested_task_id = task_id;
+  run->task_id = task_id;
+  LauncherRank(&run->task_id);
+  if (program) {
+    if (program_len == SIZE_MAX) program_len = strlen(program);
+    while (program_len > 0 && program[program_len - 1] == ' ') --program_len;
+    run->program.assign(program, program_len);
+  }
+  // Ids 0..n: codes number their n sections from 0 or from 1, and both fit.
+  run->num_sections = SectionsWanted() + 1;
+  run->sections.reset(new (std::nothrow) Section[run->num_sections]);
+  if (!run->sections) {
+    fprintf(stderr, "libhpm: out of memory for %d sections\n", run->num_sections);
+    delete run;
+    return;
+  }
+  run->counting = ChooseAndProgram(&run->events);
+  run->init_ns = NowNs();
+  g_run.store(run, std::memory_order_release);
+}
+
+void Terminate(const char *file, int line) {
+  Run *run = g_run.exchange(nullptr, std::memory_order_acq_rel);
+  if (!run) {
+    Report(Misuse::kTerminateTwice, nullptr, file, line, -1);
+    return;
+  }
+  StopAllSections(run, file, line);
+  run->terminate_ns = NowNs();
+  WriteReports(*run);
+  if (run->counting) pm_delete_program_mythread();
+  // The run stays allocated, and reachable from g_finished (no leak report):
+  // another thread may still be inside a call with it.
+  run->previous = g_finished.load(std::memory_order_relaxed);
+  g_finished.store(run, std::memory_order_release);
+}
+
+void GetTimeAndCounters(int num_counters, double *time, long long *values) {
+  Run *run = CurrentRun(nullptr, 0);
+  if (!run) return;
+  long long counts[MAX_COUNTERS];
+  ReadThreadCounts(run, counts);
+  if (time) *time = static_cast<double>(NowNs() - run->init_ns) / 1e9;
+  if (!values) return;
+  int n = static_cast<int>(run->events.names.size());
+  if (num_counters < n) n = num_counters;
+  for (int i = 0; i < n; ++i) values[i] = counts[i];
+}
+
+}  // namespace hpm
+
+using hpm::CurrentRun;
+
+extern "C" {
+
+void hpm_init_at(int taskID, const char *progName, const char *file, int line) {
+  hpm::Init(taskID, progName, SIZE_MAX, file, line);
+}
+
+void hpm_terminate_at(int, const char *file, int line) { hpm::Terminate(file, line); }
+
+void hpm_start_at(int instID, const char *label, const char *file, int line) {
+  if (hpm::Run *run = CurrentRun(file, line)) {
+    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, false);
+  }
+}
+
+void hpm_stop_at(int instID, const char *file, int line) {
+  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
+}
+
+void hpm_tstart_at(int instID, const char *label, const char *file, int line) {
+  if (hpm::Run *run = CurrentRun(file, line)) {
+    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, true);
+  }
+}
+
+void hpm_tstop_at(int instID, const char *file, int line) {
+  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
+}
+
+void hpmInit(int taskID, const char *progName) { hpm_init_at(taskID, progName, nullptr, 0); }
+void hpmTerminate(int taskID) { hpm_terminate_at(taskID, nullptr, 0); }
+void hpmStart(int instID, const char *label) { hpm_start_at(instID, label, nullptr, 0); }
+void hpmStop(int instID) { hpm_stop_at(instID, nullptr, 0); }
+void hpmTstart(int instID, const char *label) { hpm_tstart_at(instID, label, nullptr, 0); }
+void hpmTstop(int instID) { hpm_tstop_at(instID, nullptr, 0); }
+
+void hpmGetCounters(long long *values) { hpm::GetTimeAndCounters(MAX_COUNTERS, nullptr, values); }
+
+void hpmGetTimeAndCounters(int numCounters, double *time, long long *values) {
+  hpm::GetTimeAndCounters(numCounters, time, values);
+}
+
+}  // extern "C"

@@ -1,0 +1,27 @@
+// What the C and the Fortran entry points share: the run in progress and the
+// calls that begin and end one. The public declarations get default
+// visibility here (the library is built with -fvisibility=hidden).
+#pragma once
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifndef LIBHPM_NO_MACROS
+#define LIBHPM_NO_MACROS  // the functions themselves are defined here
+#endif
+#pragma GCC visibility push(default)
+#include "libhpm.h"
+#pragma GCC visibility pop
+
+#include "run.h"
+
+namespace hpm {
+
+// The run in progress; null, with the bad use reported, when there is none.
+Run *CurrentRun(const char *file, int line);
+// program_len: SIZE_MAX when NUL-terminated; trailing blanks are dropped.
+void Init(int task_id, const char *program, size_t program_len, const char *file, int line);
+void Terminate(const char *file, int line);
+void GetTimeAndCounters(int num_counters, double *time, long long *values);
+
+}  // namespace hpm

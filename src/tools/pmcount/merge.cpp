@@ -1,0 +1,133 @@
+#include "merge.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "cross_rank_summary.h"
+
+namespace pmcount {
+namespace {
+
+using pmapi_mpi::EventSet;
+using pmapi_mpi::RankCounts;
+
+std::vector<std::string> Split(const std::string &line, char separator) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    const size_t at = line.find(separator, start);
+    fields.push_back(line.substr(start, at == std::string::npos ? at : at - start));
+    if (at == std::string::npos) return fields;
+    start = at + 1;
+  }
+}
+
+// The rank a file is for: the last number in its name (counts.12.csv is rank 12), so that
+// the shell's sorting (10 before 2) does not matter; -1 when the name has none.
+int RankFromName(const std::string &path) {
+  const size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t last = name.find_last_of("0123456789");
+  if (last == std::string::npos) return -1;
+  size_t first = last;
+  while (first > 0 && isdigit(static_cast<unsigned char>(name[first - 1]))) --first;
+  if (last - first > 8) return -1;
+  return std::stoi(name.substr(first, last - first + 1));
+}
+
+struct FileCounts {
+  std::vector<std::string> events;
+  std::vector<long long> values;
+  bool counted = true;
+  double wall_s = 0;
+};
+
+// One pmcount CSV file (the final counts: "value,unit,event,run-time,percent,,"; after -I
+// the lines marked "summary"). Returns "" or what is wrong with it.
+std::string ReadFile(const std::string &path, FileCounts *counts) {
+  std::ifstream file(path);
+  if (!file) return "cannot read " + path;
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.empty()) continue;
+    char separator = ',';
+    for (char candidate : {',', ';', '\t'}) {
+      if (Split(line, candidate).size() >= 7) {
+        separator = candidate;
+        break;
+      }
+    }
+    std::vector<std::string> fields = Split(line, separator);
+    if (fields.size() == 8 && fields[0] == "summary") fields.erase(fields.begin());
+    if (fields.size() != 7) continue;  // interval lines, per-CPU rows
+    if (fields[0].empty()) continue;   // a metric line
+    const std::string &event = fields[2];
+    if (std::find(counts->events.begin(), counts->events.end(), event) != counts->events.end()) {
+      continue;  // after -I the summary repeats the events: the later lines win below
+    }
+    long long value = 0;
+    if (fields[0][0] == '<') {
+      counts->counted = false;  // <not counted> or <not supported>
+    } else {
+      char *end = nullptr;
+      value = strtoll(fields[0].c_str(), &end, 10);
+      if (!end || *end != '\0') return path + ": '" + fields[0] + "' is not a count";
+    }
+    counts->events.push_back(event);
+    counts->values.push_back(value);
+    // The counters ran as long as the command: the longest running time is its wall time.
+    counts->wall_s = std::max(counts->wall_s, strtod(fields[3].c_str(), nullptr) * 1e-9);
+  }
+  if (counts->events.empty()) {
+    return path + " has no counts in pmcount's CSV form (write them with -o FILE.csv or -x,)";
+  }
+  return "";
+}
+
+}  // namespace
+
+int RunMerge(const std::vector<std::string> &args) {
+  if (args.empty()) {
+    fprintf(stderr,
+            "pmcount: --merge needs the per-rank CSV files (pmcount --merge counts.*.csv)\n");
+    return 2;
+  }
+  EventSet run;
+  run.name = "run";
+  std::vector<std::pair<int, FileCounts>> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    FileCounts counts;
+    const std::string error = ReadFile(args[i], &counts);
+    if (!error.empty()) {
+      fprintf(stderr, "pmcount: --merge: %s\n", error.c_str());
+      return 125;
+    }
+    const int rank = RankFromName(args[i]);
+    files.emplace_back(rank >= 0 ? rank : static_cast<int>(i), counts);
+  }
+  std::stable_sort(files.begin(), files.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  run.events = files.front().second.events;
+  for (const auto &[rank, counts] : files) {
+    RankCounts entry;
+    entry.rank = rank;
+    entry.wall_s = counts.wall_s;
+    // A file counting other events cannot be summed with the first one's.
+    entry.counted = counts.counted && counts.events == run.events;
+    if (counts.events != run.events) {
+      fprintf(stderr, "pmcount: --merge: rank %d counted other events than rank %d; left out\n",
+              rank, files.front().first);
+    }
+    entry.values = counts.values;
+    run.ranks.push_back(entry);
+  }
+  const std::string banner = pmapi_mpi::FormatBanner({run}, "PMCOUNT-MERGE");
+  fputs(banner.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace pmcount

@@ -1,0 +1,17 @@
+// -o under a launcher: "counts.%r.csv" gives each rank a file of its own. %r is the rank
+// (Open MPI's OMPI_COMM_WORLD_RANK, PMI's PMI_RANK or Slurm's SLURM_PROCID), %h the host name,
+// %p the process id, %% a percent sign. A file name ending in .csv or .json also chooses that
+// format when no -x or --json did.
+#pragma once
+
+#include <string>
+
+#include "options.h"
+
+namespace pmcount {
+
+// Expands options->output_path in place and picks the format from its extension. Returns ""
+// or what is wrong (an unknown %-directive, %r with no rank in the environment).
+std::string ApplyOutputPattern(Options *options);
+
+}  // namespace pmcount

@@ -1,0 +1,280 @@
+/*
+ * libhpm test scenarios: each runs one use of the API (good or bad) and
+ * ends with hpmTerminate; run_scenario.py runs it in a scratch directory and
+ * checks the report. Counts come from syscalls:sys_enter_getppid (the runner
+ * sets HPM_EVENT_SET), so every expected number is exact.
+ *   hpm_scenarios SCENARIO      (see the table in main)
+ *   hpm_scenarios group NAME    prints group NAME's number and members
+ */
+#define _GNU_SOURCE
+#include <libhpm.h>
+#include <pmapi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void getppid_calls(int n) {
+  int i;
+  for (i = 0; i < n; ++i) syscall(SYS_getppid);
+}
+
+static int failures;
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                         \
+    }                                                                     \
+  } while (0)
+
+/* Outer section: 1,000 calls of its own; inner, entered 3 times, 100 each. */
+static void nested(void) {
+  int i;
+  hpmInit(0, "nested");
+  hpmStart(1, "outer");
+  getppid_calls(500);
+  for (i = 0; i < 3; ++i) {
+    hpmStart(2, "inner");
+    getppid_calls(100);
+    hpmStop(2);
+  }
+  getppid_calls(500);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
+static pthread_barrier_t barrier;
+
+static void *thread_body(void *arg) {
+  if (arg) pthread_barrier_wait(&barrier); /* started before hpmInit: wait for it */
+  hpmTstart(7, "threads");
+  getppid_calls(250);
+  hpmTstop(7);
+  return NULL;
+}
+
+/* Four threads in section 7, 250 calls each; `early`: started before hpmInit. */
+static void threads(int early) {
+  pthread_t t[4];
+  int i;
+  if (early) {
+    pthread_barrier_init(&barrier, NULL, 5);
+    for (i = 0; i < 4; ++i) pthread_create(&t[i], NULL, thread_body, &barrier);
+    hpmInit(0, "threads_early");
+    pthread_barrier_wait(&barrier);
+  } else {
+    hpmInit(0, "threads");
+    for (i = 0; i < 4; ++i) pthread_create(&t[i], NULL, thread_body, NULL);
+  }
+  for (i = 0; i < 4; ++i) pthread_join(t[i], NULL);
+  hpmTerminate(0);
+}
+
+static void get_counters(void) {
+  long long values[MAX_COUNTERS] = {0}, two[2] = {0, -5};
+  double seconds = -1;
+  hpmInit(0, "get_counters");
+  getppid_calls(500);
+  hpmGetCounters(values);
+  EXPECT(values[0] == 500);
+  getppid_calls(20);
+  hpmGetTimeAndCounters(1, &seconds, two);
+  EXPECT(two[0] == 520);
+  EXPECT(two[1] == -5); /* numCounters is respected */
+  EXPECT(seconds > 0 && seconds < 60);
+  hpmTerminate(0);
+}
+
+/* Prints the group's members: the lists name an event on every counter, a
+ * filler repeated on the free ones; a group names no event twice. */
+static void print_members(const pm_info2_t *info, const pm_groups_t *group) {
+  const char *names[MAX_COUNTERS];
+  int k, i, j, n = 0;
+  for (k = 0; k < MAX_COUNTERS && group->events[k] != COUNT_NOTHING; ++k) {
+    const char *name = NULL;
+    for (i = 0; i < info->maxevents[k]; ++i) {
+      if (info->list_events[k][i].event_id == group->events[k])
+        name = info->list_events[k][i].short_name;
+    }
+    if (!name) break;
+    for (j = 0; j < n; ++j) {
+      if (strcmp(names[j], name) == 0) return;
+    }
+    names[n++] = name;
+    printf(" %s", name);
+  }
+}
+
+/* One section of 10 calls: what the event-selection runs look at. */
+static void ten_calls(void) {
+  hpmInit(0, "ten_calls");
+  hpmStart(1, "ten");
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
+static void stop_without_start(void) {
+  hpmInit(0, "stop_without_start");
+  hpmStop(3);
+  hpmStop(3);
+  hpmStart(1, "after");
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
+/* Stopping 1 while 2 is open stops 2 there too. */
+static void unbalanced(void) {
+  hpmInit(0, "unbalanced");
+  hpmStart(1, "outer");
+  hpmStart(2, "inner");
+  getppid_calls(100);
+  hpmStop(1);
+  getppid_calls(50); /* in no section */
+  hpmTerminate(0);
+}
+
+static void out_of_range(void) {
+  hpmInit(0, "out_of_range");
+  hpmStart(-1, "negative");
+  hpmStart(101, "one too far");
+  hpmStop(101);
+  hpmTstart(1 << 30, "far");
+  hpmStart(100, "last");
+  getppid_calls(10);
+  hpmStop(100);
+  hpmStart(0, "first");
+  hpmStop(0);
+  hpmTerminate(0);
+}
+
+/* HPM_NUM_INST_PTS=200 in the environment. */
+static void more_sections(void) {
+  hpmInit(0, "more_sections");
+  hpmStart(200, "beyond 100");
+  getppid_calls(10);
+  hpmStop(200);
+  hpmStart(201, "beyond 200");
+  hpmStop(201);
+  hpmTerminate(0);
+}
+
+static void terminate_twice(void) {
+  hpmInit(0, "terminate_twice");
+  hpmStart(1, "one");
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+  hpmTerminate(0);
+}
+
+static void before_init(void) {
+  long long values[MAX_COUNTERS] = {0};
+  hpmStart(1, "early");
+  hpmStop(1);
+  hpmGetCounters(values);
+  hpmTerminate(0);
+  hpmInit(0, "before_init");
+  hpmStart(1, "late");
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+  hpmStart(1, "after the end");
+}
+
+static void init_twice(void) {
+  hpmInit(0, "init_twice");
+  hpmInit(1, "again");
+  hpmStart(1, "one");
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
+/* A recursive routine starting its own section: counted once. */
+static void started_twice(void) {
+  hpmInit(0, "started_twice");
+  hpmStart(1, "recursive");
+  getppid_calls(10);
+  hpmStart(1, "recursive");
+  getppid_calls(10);
+  hpmStop(1);
+  getppid_calls(10);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
+static void open_at_terminate(void) {
+  hpmInit(0, "open_at_terminate");
+  hpmStart(1, "left open");
+  hpmStart(2, "inner left open");
+  getppid_calls(10);
+  hpmTerminate(0);
+}
+
+static int print_group(const char *name) {
+  pm_info2_t info;
+  pm_groups_info_t groups;
+  int g;
+  int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
+                         PM_CURRENT);
+  if (rc) {
+    pm_error("pm_initialize", rc);
+    return 1;
+  }
+  for (g = 0; g < groups.maxgroups; ++g) {
+    if (strcmp(groups.event_groups[g].short_name, name) != 0) continue;
+    printf("%d", groups.event_groups[g].group_id);
+    print_members(&info, &groups.event_groups[g]);
+    printf("\n");
+    return 0;
+  }
+  fprintf(stderr, "no group %s\n", name);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  static const struct {
+    const char *name;
+    void (*run)(void);
+  } scenarios[] = {
+      {"nested", nested},
+      {"get_counters", get_counters},
+      {"ten_calls", ten_calls},
+      {"stop_without_start", stop_without_start},
+      {"unbalanced", unbalanced},
+      {"out_of_range", out_of_range},
+      {"more_sections", more_sections},
+      {"terminate_twice", terminate_twice},
+      {"before_init", before_init},
+      {"init_twice", init_twice},
+      {"started_twice", started_twice},
+      {"open_at_terminate", open_at_terminate},
+  };
+  size_t i;
+  if (argc == 3 && strcmp(argv[1], "group") == 0) return print_group(argv[2]);
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s SCENARIO | group NAME\n", argv[0]);
+    return 2;
+  }
+  if (strcmp(argv[1], "threads") == 0) {
+    threads(0);
+  } else if (strcmp(argv[1], "threads_early") == 0) {
+    threads(1);
+  } else {
+    for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; ++i) {
+      if (strcmp(argv[1], scenarios[i].name) == 0) break;
+    }
+    if (i == sizeof scenarios / sizeof scenarios[0]) {
+      fprintf(stderr, "no scenario %s\n", argv[1]);
+      return 2;
+    }
+    scenarios[i].run();
+  }
+  printf("scenario %s: finished\n", argv[1]);
+  return failures ? 1 : 0;
+}
