@@ -113,7 +113,7 @@ class Rotation : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(InitializeAll());
-    a_ = EventId(kGetppid);
+    a_ = EventId("cpu-migrations");  // software events only: no tracepoint anchor is opened
     b_ = EventId("task-clock");
     c_ = EventId("page-faults");
     pmapi::DriveMultiplexersByHandForTesting(true);
