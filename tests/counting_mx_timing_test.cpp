@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "support/counting.h"
 
@@ -74,6 +75,45 @@ TEST(MxTiming, TwoSetsAtTenMillisecondSlicesEstimateTheTruth) {
   RecordProperty("rounds", data.nb_mx_round);
   free(data.accu_set);
   ASSERT_EQ(pm_delete_program_mythread(), 0);
+}
+
+// Deleting, stopping and resetting while the rotator is switching (1 ms slices): the rotator
+// never touches a deleted context (ASan would see it), and every call answers.
+TEST(MxTiming, SetStopResetDeleteWhileRotating) {
+  ASSERT_TRUE(InitializeAll());
+  pm_events_prog_t sets[3];
+  for (auto &set : sets) {
+    for (int &event : set) event = COUNT_NOTHING;
+    set[0] = EventId(kGetppid);
+  }
+  sets[1][1] = EventId("task-clock");
+  pm_prog_mx_t prog = {};
+  prog.mode.w = PM_USER | PM_KERNEL | PM_COUNT;
+  prog.slice_duration = 1;
+  prog.nb_events_prog = 3;
+  prog.events_set = sets;
+  const int before = CountPerfDescriptors();
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_EQ(pm_set_program_mythread_mx(&prog), 0) << pm_strerror("set", 0);
+    CallGetppid(50 + i % 7);
+    usleep(500 + (i % 4) * 300);  // the rotator switches meanwhile
+    if (i % 3 == 0) {
+      ASSERT_EQ(pm_stop_mythread(), 0);
+    }
+    if (i % 4 == 0) {
+      ASSERT_EQ(pm_reset_data_mythread(), 0);
+    }
+    if (i % 5 == 0) {
+      pm_data_mx_t data = {};
+      ASSERT_EQ(pm_get_data_mythread_mx(&data), 0);
+      long long seen = 0;
+      for (int k = 0; k < data.nb_accu_mx; ++k) seen += data.accu_set[k].accu_data[0];
+      EXPECT_LE(seen, 50 + i % 7) << "no call counts twice";
+      free(data.accu_set);
+    }
+    ASSERT_EQ(pm_delete_program_mythread(), 0);
+  }
+  EXPECT_EQ(CountPerfDescriptors(), before) << "every set closed";
 }
 
 }  // namespace
