@@ -5,6 +5,7 @@
 
 #include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/multiplex_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
 #include "core/my_thread.h"
@@ -150,6 +151,94 @@ int pm_get_tdata_mygroup(pm_data_t *data, timebasestruct_t *time) {
 
 int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
   return Guarded([&] { return times ? Read(data, nullptr, times) : NullArgument("times"); });
+}
+
+}  // extern "C"
+
+// The multiplexed (_mx) and multi-mode (_mm) forms: the same group, its program carrying every
+// set (the group's inherited counters and every member's own context are multiplexed; new
+// threads inherit every set); start, stop, reset and delete are the plain calls.
+namespace {
+
+Status CreateMyGroupMx(Program program) {
+  Registry &registry = Registry::Get();
+  Status status = registry.CheckThreadAllowed();
+  if (!status.ok()) return status;
+  std::vector<GroupTarget> roots;
+  if (program.process_level()) {
+    status = registry.CheckNoThreadContexts();
+    if (status.ok()) status = ProcessThreads(getpid(), gettid(), &roots);
+    if (!status.ok()) return status;
+  } else {
+    roots.push_back(ThreadTarget(getpid(), gettid()));
+  }
+  std::shared_ptr<CountingGroup> group;
+  const bool start = program.mode().b.count;
+  status = CountingGroup::Create(program, roots, start, &group);
+  if (!status.ok()) return status;
+  status = CreateMyThreadContext(std::move(program), start, group);
+  if (!status.ok()) group->Delete();
+  return status;
+}
+
+int SetMyGroupMx(const Status &parsed, Program program) {
+  if (MyContext()) {
+    return Report(Pmapi_ProgExists,
+                  "this thread already has a context (its own, a group's, or one inherited from "
+                  "the thread that created it); pm_delete_program_mythread first");
+  }
+  if (!parsed.ok()) return Report(parsed);
+  return Report(CreateMyGroupMx(std::move(program)));
+}
+
+int ReadMx(pm_data_mx_t *data, timebasestruct_t *time) {
+  int rc = 0;
+  CountingGroup *group = MyGroup(&rc);
+  return group ? ReadGroupMx(group, data, time) : rc;
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_mygroup_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    Program program;
+    Status status = ProgramFromMx(prog, &program);
+    return SetMyGroupMx(status, std::move(program));
+  });
+}
+
+int pm_set_program_mygroup_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    Program program;
+    Status status = ProgramFromMm(prog, &program);
+    return SetMyGroupMx(status, std::move(program));
+  });
+}
+
+int pm_get_program_mygroup_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    return group ? GetProgramMx(group->program(), group->counting(), prog) : rc;
+  });
+}
+
+int pm_get_program_mygroup_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    int rc = 0;
+    CountingGroup *group = MyGroup(&rc);
+    return group ? GetProgramMm(group->program(), group->counting(), prog) : rc;
+  });
+}
+
+int pm_get_data_mygroup_mx(pm_data_mx_t *data) {
+  return Guarded([&] { return ReadMx(data, nullptr); });
+}
+
+int pm_get_tdata_mygroup_mx(pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded([&] { return time ? ReadMx(data, time) : NullArgument("time"); });
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 
 #include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/multiplex_ops.h"
 #include "core/last_error.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
@@ -14,6 +15,9 @@ using namespace pmapi;
 namespace {
 
 constexpr const char kFamily[] = "_mythread";
+constexpr const char kMyThreadExists[] =
+    "this thread already has a context (set earlier, or inherited from the thread that created "
+    "it); pm_delete_program_mythread first";
 
 // No context here: say why when the thread was to inherit one and could not.
 int NoMyProgram() {
@@ -131,6 +135,70 @@ int pm_get_Tdata_mythread(pm_data_t *data, pm_accu_time_t *times) {
     if (!mine) return NoMyProgram();
     return ReadContext(mine, 0, data, nullptr, times);
   });
+}
+
+}  // extern "C"
+
+// The multiplexed (_mx) and multi-mode (_mm) forms: the same context, its program carrying
+// every set; start, stop, reset and delete are the plain calls.
+namespace {
+
+int SetMyThread(const Status &parsed, Program program) {
+  if (!parsed.ok()) return Report(parsed);
+  const bool start = program.mode().b.count;
+  return Report(CreateMyThreadContext(std::move(program), start));
+}
+
+int ReadMyThreadMx(pm_data_mx_t *data, timebasestruct_t *time) {
+  Context *mine = MyContext();
+  if (!mine) return NoMyProgram();
+  return ReadContextMx(mine, 0, data, time);
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_mythread_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    if (MyContext()) return Report(Pmapi_ProgExists, kMyThreadExists);
+    Program program;
+    Status status = ProgramFromMx(prog, &program);
+    return SetMyThread(status, std::move(program));
+  });
+}
+
+int pm_set_program_mythread_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    if (MyContext()) return Report(Pmapi_ProgExists, kMyThreadExists);
+    Program program;
+    Status status = ProgramFromMm(prog, &program);
+    return SetMyThread(status, std::move(program));
+  });
+}
+
+int pm_get_program_mythread_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    Context *mine = MyContext();
+    if (!mine) return NoMyProgram();
+    return GetProgramMx(mine->program(), mine->counting(), prog);
+  });
+}
+
+int pm_get_program_mythread_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    Context *mine = MyContext();
+    if (!mine) return NoMyProgram();
+    return GetProgramMm(mine->program(), mine->counting(), prog);
+  });
+}
+
+int pm_get_data_mythread_mx(pm_data_mx_t *data) {
+  return Guarded([&] { return ReadMyThreadMx(data, nullptr); });
+}
+
+int pm_get_tdata_mythread_mx(pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded([&] { return time ? ReadMyThreadMx(data, time) : NullArgument("time"); });
 }
 
 }  // extern "C"

@@ -1,8 +1,6 @@
 // Entry points Linux cannot offer. Each is exported (programs that link or
 // dlsym them keep working) and answers Pmapi_Unsupported with a reason:
 // - WPAR (_wp): AIX workload partitions have no Linux counterpart;
-// - counter multiplexing (_mx) and multi-mode (_mm): not implemented; the
-//   kernel's own multiplexing is reported instead (Pmapi_Multiplexed);
 // - EBB/BHRB and counter frequencies: POWER8+ hardware features;
 // - pmc_*/mmcr_*: raw POWER registers (they return -1 with errno ENOSYS,
 //   as AIX's return -1 on failure).
@@ -20,10 +18,6 @@ int Unsupported(const char *function, const char *why) {
 }
 
 constexpr const char kWpar[] = "AIX workload partitions (WPAR) do not exist on Linux";
-constexpr const char kMx[] =
-    "counter multiplexing (_mx) is not implemented; program at most the events that count "
-    "together";
-constexpr const char kMm[] = "multi-mode programs (_mm) are not implemented";
 constexpr const char kPower[] = "a POWER8+ hardware feature with no Linux equivalent";
 
 }  // namespace
@@ -56,60 +50,6 @@ PMAPI_UNSUPPORTED(pm_get_data_lcpu_wp_mx, kWpar, pm_wp_handle_t, int, pm_data_mx
 PMAPI_UNSUPPORTED(pm_get_tdata_lcpu_wp_mx, kWpar, pm_wp_handle_t, int, pm_data_mx_t *,
                   timebasestruct_t *)
 PMAPI_UNSUPPORTED(pm_get_wplist, kWpar, const char *, pm_wpar_ctx_info_t *, int *)
-
-// System-wide _mx / _mm
-PMAPI_UNSUPPORTED(pm_set_program_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_mx, kMx, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_mx, kMx, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_get_data_cpu_mx, kMx, int, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_cpu_mx, kMx, int, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_get_data_lcpu_mx, kMx, int, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_lcpu_mx, kMx, int, pm_data_mx_t *, timebasestruct_t *)
-
-// Thread families _mx / _mm
-PMAPI_UNSUPPORTED(pm_set_program_mythread_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_mythread_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mythread_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mythread_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_mythread_mx, kMx, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_mythread_mx, kMx, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_set_program_thread_mx, kMx, pid_t, tid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_thread_mm, kMm, pid_t, tid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_thread_mx, kMx, pid_t, tid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_thread_mm, kMm, pid_t, tid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_thread_mx, kMx, pid_t, tid_t, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_thread_mx, kMx, pid_t, tid_t, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_set_program_pthread_mx, kMx, pid_t, tid_t, ptid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_pthread_mm, kMm, pid_t, tid_t, ptid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_pthread_mx, kMx, pid_t, tid_t, ptid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_pthread_mm, kMm, pid_t, tid_t, ptid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_pthread_mx, kMx, pid_t, tid_t, ptid_t, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_pthread_mx, kMx, pid_t, tid_t, ptid_t, pm_data_mx_t *,
-                  timebasestruct_t *)
-
-// Counting-group families _mx / _mm
-PMAPI_UNSUPPORTED(pm_set_program_mygroup_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_mygroup_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mygroup_mx, kMx, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_mygroup_mm, kMm, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_mygroup_mx, kMx, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_mygroup_mx, kMx, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_set_program_group_mx, kMx, pid_t, tid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_group_mm, kMm, pid_t, tid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_group_mx, kMx, pid_t, tid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_group_mm, kMm, pid_t, tid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_group_mx, kMx, pid_t, tid_t, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_group_mx, kMx, pid_t, tid_t, pm_data_mx_t *, timebasestruct_t *)
-PMAPI_UNSUPPORTED(pm_set_program_pgroup_mx, kMx, pid_t, tid_t, ptid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_set_program_pgroup_mm, kMm, pid_t, tid_t, ptid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_program_pgroup_mx, kMx, pid_t, tid_t, ptid_t, pm_prog_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_program_pgroup_mm, kMm, pid_t, tid_t, ptid_t, pm_prog_mm_t *)
-PMAPI_UNSUPPORTED(pm_get_data_pgroup_mx, kMx, pid_t, tid_t, ptid_t, pm_data_mx_t *)
-PMAPI_UNSUPPORTED(pm_get_tdata_pgroup_mx, kMx, pid_t, tid_t, ptid_t, pm_data_mx_t *,
-                  timebasestruct_t *)
 
 // POWER8+ features
 PMAPI_UNSUPPORTED(pm_set_ebb_handler, kPower, void *, void *)

@@ -8,6 +8,7 @@
 
 #include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/multiplex_ops.h"
 #include "api/targets.h"
 #include "core/enabled_clock.h"
 #include "core/kernel.h"
@@ -270,6 +271,114 @@ int pm_get_Tdata_lcpu(int lcpuid, pm_data_t *data, pm_accu_time_t *times) {
     if (!times) return Report(Pmapi_InvalidArg, "times is NULL");
     return ReadCpu(lcpuid, false, data, nullptr, times);
   });
+}
+
+}  // extern "C"
+
+// The multiplexed (_mx) and multi-mode (_mm) forms: the same system context, its program
+// carrying every set (each set one group per CPU); start, stop, reset and delete are the plain
+// calls. A CPU that went offline is not detected here: its sets' counting times show it.
+namespace {
+
+int SetSystem(const Status &parsed, Program program) {
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.system_calls());
+  if (System()) {
+    return Report(Pmapi_ProgExists,
+                  "the system-wide context is already programmed; pm_delete_program first");
+  }
+  Status status = parsed;
+  if (status.ok()) status = registry.CheckSystemAllowed();
+  std::vector<GroupTarget> targets;
+  if (status.ok()) status = SystemTargets(program.proctree(), &targets);
+  const bool start = program.mode().b.count;
+  std::unique_ptr<Context> context;
+  if (status.ok()) status = Context::Create(std::move(program), targets, start, &context);
+  if (status.ok()) status = registry.AdoptSystem(std::move(context));
+  if (status.ok()) {
+    g_clock.Clear();
+    if (start) g_clock.Started(MonotonicNanos());
+  }
+  return Report(status);
+}
+
+template <typename Get>
+int GetSystemProgram(Get get) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  return get(*System());
+}
+
+int ReadSystemMx(int cpu, bool by_cpu, bool dense, pm_data_mx_t *data, timebasestruct_t *time) {
+  std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
+  if (!System()) return NoProgram(kFamily);
+  int group = -1;
+  if (by_cpu) {
+    Status status = GroupForCpu(cpu, dense, &group);
+    if (!status.ok()) return Report(status);
+  }
+  return ReadContextMx(System(), group, data, time);
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    Program program;
+    Status status = ProgramFromMx(prog, &program);
+    return SetSystem(status, std::move(program));
+  });
+}
+
+int pm_set_program_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    Program program;
+    Status status = ProgramFromMm(prog, &program);
+    return SetSystem(status, std::move(program));
+  });
+}
+
+int pm_get_program_mx(pm_prog_mx_t *prog) {
+  return Guarded([&] {
+    return GetSystemProgram(
+        [&](const Context &c) { return GetProgramMx(c.program(), c.counting(), prog); });
+  });
+}
+
+int pm_get_program_mm(pm_prog_mm_t *prog) {
+  return Guarded([&] {
+    return GetSystemProgram(
+        [&](const Context &c) { return GetProgramMm(c.program(), c.counting(), prog); });
+  });
+}
+
+int pm_get_data_mx(pm_data_mx_t *data) {
+  return Guarded([&] { return ReadSystemMx(0, false, false, data, nullptr); });
+}
+
+int pm_get_tdata_mx(pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadSystemMx(0, false, false, data, time) : NullArgument("time"); });
+}
+
+int pm_get_data_cpu_mx(int cpuid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadSystemMx(cpuid, true, true, data, nullptr); });
+}
+
+int pm_get_tdata_cpu_mx(int cpuid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadSystemMx(cpuid, true, true, data, time) : NullArgument("time"); });
+}
+
+int pm_get_data_lcpu_mx(int lcpuid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadSystemMx(lcpuid, true, false, data, nullptr); });
+}
+
+int pm_get_tdata_lcpu_mx(int lcpuid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadSystemMx(lcpuid, true, false, data, time) : NullArgument("time"); });
 }
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 
 #include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/multiplex_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
 #include "core/registry.h"
@@ -198,6 +199,130 @@ int pm_get_tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
 int pm_get_Tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, pm_accu_time_t *times) {
   return Guarded(
       [&] { return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times"); });
+}
+
+}  // extern "C"
+
+// The multiplexed (_mx) and multi-mode (_mm) forms: the same group, its program carrying every
+// set (the group's inherited counters and the target's own context are both multiplexed);
+// start, stop, reset and delete are the plain calls.
+namespace {
+
+Status CreateGroupMx(pid_t pid, tid_t tid, Program program) {
+  Registry &registry = Registry::Get();
+  Status status = registry.CheckThreadAllowed();
+  if (status.ok()) status = TargetExists(pid, tid);
+  if (!status.ok()) return status;
+  std::vector<GroupTarget> roots{ThreadTarget(pid, tid)};
+  if (program.process_level()) {
+    status = ProcessThreads(pid, tid, &roots);
+    if (!status.ok()) return status;
+    for (const GroupTarget &root : roots) {
+      if (registry.FindTarget(pid, root.pid)) {
+        return Status(Pmapi_ProgExists, root.description +
+                                            " already has a context; a process-level group "
+                                            "needs every thread free of one");
+      }
+    }
+  }
+  const bool start = program.mode().b.count;
+  std::shared_ptr<CountingGroup> group;
+  status = CountingGroup::Create(program, roots, start, &group);
+  if (!status.ok()) return status;
+  std::unique_ptr<Context> own;
+  status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, false, &own);
+  if (status.ok()) status = group->Join(own.get(), start, CountingGroup::Joining::kRoot);
+  if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(own));
+  if (!status.ok()) group->Delete();
+  return status;
+}
+
+int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program program) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  if (registry.FindTarget(pid, tid)) {
+    return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
+                                        std::to_string(pid) +
+                                        " is already programmed; pm_delete_program_group first");
+  }
+  if (!parsed.ok()) return Report(parsed);
+  return Report(CreateGroupMx(pid, tid, std::move(program)));
+}
+
+int SetGroupMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  Program program;
+  Status status = ProgramFromMx(prog, &program);
+  return SetMx(pid, tid, ptid, status, std::move(program));
+}
+
+int SetGroupMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  Program program;
+  Status status = ProgramFromMm(prog, &program);
+  return SetMx(pid, tid, ptid, status, std::move(program));
+}
+
+int GetGroupMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return WithGroup(pid, tid, ptid, [&](CountingGroup *group, Context *) {
+    return GetProgramMx(group->program(), group->counting(), prog);
+  });
+}
+
+int GetGroupMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return WithGroup(pid, tid, ptid, [&](CountingGroup *group, Context *) {
+    return GetProgramMm(group->program(), group->counting(), prog);
+  });
+}
+
+int ReadGroupMxOf(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return WithGroup(pid, tid, ptid,
+                   [&](CountingGroup *group, Context *) { return ReadGroupMx(group, data, time); });
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_group_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return SetGroupMx(pid, tid, 0, prog); });
+}
+int pm_set_program_group_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return SetGroupMm(pid, tid, 0, prog); });
+}
+int pm_get_program_group_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return GetGroupMx(pid, tid, 0, prog); });
+}
+int pm_get_program_group_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return GetGroupMm(pid, tid, 0, prog); });
+}
+int pm_get_data_group_mx(pid_t pid, tid_t tid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadGroupMxOf(pid, tid, 0, data, nullptr); });
+}
+int pm_get_tdata_group_mx(pid_t pid, tid_t tid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadGroupMxOf(pid, tid, 0, data, time) : NullArgument("time"); });
+}
+
+int pm_set_program_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return SetGroupMx(pid, tid, ptid, prog); });
+}
+int pm_set_program_pgroup_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return SetGroupMm(pid, tid, ptid, prog); });
+}
+int pm_get_program_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return GetGroupMx(pid, tid, ptid, prog); });
+}
+int pm_get_program_pgroup_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return GetGroupMm(pid, tid, ptid, prog); });
+}
+int pm_get_data_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadGroupMxOf(pid, tid, ptid, data, nullptr); });
+}
+int pm_get_tdata_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data,
+                           timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadGroupMxOf(pid, tid, ptid, data, time) : NullArgument("time"); });
 }
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 
 #include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/multiplex_ops.h"
 #include "api/targets.h"
 #include "core/last_error.h"
 #include "core/registry.h"
@@ -163,6 +164,105 @@ int pm_get_Tdata_pthread(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
                          pm_accu_time_t *times) {
   return Guarded(
       [&] { return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times"); });
+}
+
+}  // extern "C"
+
+// The multiplexed (_mx) and multi-mode (_mm) forms: the same third-party context, its program
+// carrying every set; start, stop, reset and delete are the plain calls.
+namespace {
+
+int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program program) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  if (registry.FindTarget(pid, tid)) {
+    return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
+                                        std::to_string(pid) +
+                                        " is already programmed; pm_delete_program_thread first");
+  }
+  status = parsed;
+  if (status.ok()) status = registry.CheckThreadAllowed();
+  if (status.ok()) status = TargetExists(pid, tid);
+  const bool start = program.mode().b.count;
+  std::unique_ptr<Context> context;
+  if (status.ok()) {
+    status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, start, &context);
+  }
+  if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(context));
+  return Report(status);
+}
+
+int SetThreadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  Program program;
+  Status status = ProgramFromMx(prog, &program);
+  return SetMx(pid, tid, ptid, status, std::move(program));
+}
+
+int SetThreadMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  Program program;
+  Status status = ProgramFromMm(prog, &program);
+  return SetMx(pid, tid, ptid, status, std::move(program));
+}
+
+int GetThreadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return WithTarget(pid, tid, ptid,
+                    [&](Context *c) { return GetProgramMx(c->program(), c->counting(), prog); });
+}
+
+int GetThreadMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return WithTarget(pid, tid, ptid,
+                    [&](Context *c) { return GetProgramMm(c->program(), c->counting(), prog); });
+}
+
+int ReadThreadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return WithTarget(pid, tid, ptid, [&](Context *c) { return ReadContextMx(c, 0, data, time); });
+}
+
+}  // namespace
+
+extern "C" {
+
+int pm_set_program_thread_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return SetThreadMx(pid, tid, 0, prog); });
+}
+int pm_set_program_thread_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return SetThreadMm(pid, tid, 0, prog); });
+}
+int pm_get_program_thread_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return GetThreadMx(pid, tid, 0, prog); });
+}
+int pm_get_program_thread_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return GetThreadMm(pid, tid, 0, prog); });
+}
+int pm_get_data_thread_mx(pid_t pid, tid_t tid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadThreadMx(pid, tid, 0, data, nullptr); });
+}
+int pm_get_tdata_thread_mx(pid_t pid, tid_t tid, pm_data_mx_t *data, timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadThreadMx(pid, tid, 0, data, time) : NullArgument("time"); });
+}
+
+int pm_set_program_pthread_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return SetThreadMx(pid, tid, ptid, prog); });
+}
+int pm_set_program_pthread_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return SetThreadMm(pid, tid, ptid, prog); });
+}
+int pm_get_program_pthread_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+  return Guarded([&] { return GetThreadMx(pid, tid, ptid, prog); });
+}
+int pm_get_program_pthread_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+  return Guarded([&] { return GetThreadMm(pid, tid, ptid, prog); });
+}
+int pm_get_data_pthread_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data) {
+  return Guarded([&] { return ReadThreadMx(pid, tid, ptid, data, nullptr); });
+}
+int pm_get_tdata_pthread_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data,
+                            timebasestruct_t *time) {
+  return Guarded(
+      [&] { return time ? ReadThreadMx(pid, tid, ptid, data, time) : NullArgument("time"); });
 }
 
 }  // extern "C"

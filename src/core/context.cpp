@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/counting_group.h"
+#include "core/multiplexer.h"
 
 namespace pmapi {
 
@@ -12,6 +13,17 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
                        std::unique_ptr<Context> *out) {
   std::unique_ptr<Context> context(new Context);
   context->program_ = std::move(program);
+  if (context->program_.multiplex()) {
+    Status status = Multiplexer::Create(context->program_, targets, &context->multiplexer_);
+    if (!status.ok()) return status;
+    context->targets_ = context->multiplexer_->targets();
+    if (start) {
+      status = context->Start();
+      if (!status.ok()) return status;
+    }
+    *out = std::move(context);
+    return Status::Ok();
+  }
   context->targets_.reserve(targets.size());
   context->groups_.reserve(targets.size());
   for (const GroupTarget &target : targets) {
@@ -38,7 +50,17 @@ Context::~Context() {
   if (group_) group_->Forget(this);
 }
 
+int Context::group_count() const {
+  return multiplexer_ ? multiplexer_->group_count() : static_cast<int>(groups_.size());
+}
+
 Status Context::Start() {
+  if (multiplexer_) {
+    // The multiplexer keeps the gate too (SetGate passes it on).
+    Status status = multiplexer_->Start();
+    counting_ = multiplexer_->counting();
+    return status;
+  }
   if (gate_open_) {
     for (const CounterGroup &group : groups_) {
       Status status = group.Enable();
@@ -57,6 +79,7 @@ Status Context::Start() {
 Status Context::Stop() {
   if (!counting_) return Status(Pmapi_NotCounting, "pm_stop* while counting is off");
   counting_ = false;
+  if (multiplexer_) return multiplexer_->Stop();
   return DisableAll();
 }
 
@@ -71,12 +94,18 @@ Status Context::DisableAll() const {
 
 Status Context::SetGate(bool open) {
   gate_open_ = open;
+  if (multiplexer_) return multiplexer_->SetGate(open);
   if (!open) return DisableAll();
   if (!counting_) return Status::Ok();
   return Start();
 }
 
 Status Context::Reset(GroupReading *moved) {
+  // A multiplexed member's reset is not subtracted from its counting group (docs/counting.md).
+  if (multiplexer_) {
+    if (moved) *moved = GroupReading();
+    return multiplexer_->Reset();
+  }
   // Read everything first so that a failure leaves the old baselines intact.
   std::vector<GroupReading> current(groups_.size());
   for (size_t i = 0; i < groups_.size(); ++i) {
@@ -98,6 +127,9 @@ Status Context::Reset(GroupReading *moved) {
 Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const {
   *totals = GroupReading();
   *multiplexed = false;
+  // Only the library's own events have one meaning across the sets (summed); the client's
+  // are read set by set (Multiplexer::ReadSet).
+  if (multiplexer_) return multiplexer_->ReadLibraryEvents(group_index, totals);
   const size_t n = program_.events().size();
   const int first = group_index < 0 ? 0 : group_index;
   const int last = group_index < 0 ? group_count() : group_index + 1;
@@ -117,6 +149,10 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
 }
 
 Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const {
+  if (multiplexer_) {
+    return Status(Pmapi_InvalidArg,
+                  "the program was set with an _mx or _mm call: read it with pm_get_data*_mx");
+  }
   GroupReading totals;
   bool multiplexed = false;
   Status status = ReadTotals(group_index, &totals, &multiplexed);

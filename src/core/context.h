@@ -21,6 +21,7 @@ struct CountTimes {
 };
 
 class CountingGroup;
+class Multiplexer;
 
 class Context {
  public:
@@ -64,10 +65,13 @@ class Context {
 
   bool counting() const { return counting_; }
   const Program &program() const { return program_; }
-  int group_count() const { return static_cast<int>(groups_.size()); }
+  int group_count() const;
   // What each group counts, in group order.
   const std::vector<GroupTarget> &targets() const { return targets_; }
   std::vector<CounterGroup> &groups() { return groups_; }
+  // A multiplexed (_mx/_mm) program's sets, or null. Such a context opens no group of its
+  // own: its state calls go to the multiplexer, and only the _mx/_mm reads read it.
+  const Multiplexer *multiplexer() const { return multiplexer_.get(); }
 
  private:
   Status DisableAll() const;
@@ -80,6 +84,7 @@ class Context {
   bool gate_open_ = true;
   std::shared_ptr<CountingGroup> group_;
   bool group_root_ = false;
+  std::unique_ptr<Multiplexer> multiplexer_;  // last: destroyed (and unscheduled) first
 };
 
 // The Pmapi_Multiplexed status for counts that ran `times.running` of `times.enabled`.

@@ -76,6 +76,8 @@ class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
   bool revoked() const { return revoked_.load(std::memory_order_acquire); }
   bool counting() const;
   const Program &program() const { return program_; }
+  // The group's inherited counters (null once deleted); hold mutex() while using them.
+  const Context *roots() const { return roots_.get(); }
 
   // After fork, in the child: closes the descriptors directly (they are
   // copies of the parent's) so that destruction touches nothing.

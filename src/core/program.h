@@ -5,6 +5,7 @@
 
 #include <linux/perf_event.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct ProgrammedEvent {
 };
 
 constexpr int kLibraryCounter = -1;
+
+struct MultiplexSpec;  // core/multiplexer.h
 
 class Program {
  public:
@@ -43,10 +46,16 @@ class Program {
   bool proctree() const { return mode_.b.proctree; }
   bool process_level() const { return mode_.b.process; }
 
+  // A multiplexed (_mx/_mm) program: this program is its first set and carries them all, so
+  // that whoever copies it (a thread inheriting it, a counting group) gets every set.
+  const std::shared_ptr<const MultiplexSpec> &multiplex() const { return multiplex_; }
+  void set_multiplex(std::shared_ptr<const MultiplexSpec> spec) { multiplex_ = std::move(spec); }
+
  private:
   pm_mode_t mode_{};
   int events_as_set_[MAX_COUNTERS] = {};
   std::vector<ProgrammedEvent> events_;
+  std::shared_ptr<const MultiplexSpec> multiplex_;
 };
 
 }  // namespace pmapi

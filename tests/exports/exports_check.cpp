@@ -128,10 +128,11 @@ TEST_F(Exports, FamiliesLinuxCannotOfferAnswerUnsupported) {
   EXPECT_EQ(Symbol<int (*)(const char *, pm_wpar_ctx_info_t *, int *)>("pm_get_wplist")(
                 nullptr, nullptr, &size),
             Pmapi_Unsupported);
+  // _mx/_mm are real now: an empty program is bad input, and nothing is programmed.
   EXPECT_EQ(Symbol<int (*)(pm_prog_mx_t *)>("pm_set_program_mythread_mx")(&prog_mx),
-            Pmapi_Unsupported);
+            Pmapi_InvalidArg);
   EXPECT_EQ(Symbol<int (*)(pm_data_mx_t *, timebasestruct_t *)>("pm_get_tdata_mx")(&data_mx, &time),
-            Pmapi_Unsupported);
+            Pmapi_NoSetProg);
   EXPECT_EQ(Symbol<int (*)(void *, void *)>("pm_set_ebb_handler")(nullptr, nullptr),
             Pmapi_Unsupported);
   EXPECT_EQ(Symbol<int (*)(void)>("pm_disable_bhrb")(), Pmapi_Unsupported);
