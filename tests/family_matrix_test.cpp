@@ -3,16 +3,13 @@
 // nothing else on the machine makes (support/counting.h, kRareSyscall), so even the system-wide
 // family can be exact; this binary shares the machine-wide tests' ctest lock.
 #include <gtest/gtest.h>
-#include <sched.h>
-#include <signal.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "support/child_process.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;
@@ -21,59 +18,6 @@ namespace {
 
 constexpr const char kSoftwareEvent[] = "task-clock";
 constexpr const char kMsrEvent[] = "msr/tsc";
-
-// A forked process that makes the counted calls when told to and exits when told to: the
-// target of the third-party families.
-class CallingChild {
- public:
-  CallingChild() {
-    int to_child[2], to_parent[2];
-    if (pipe(to_child) != 0 || pipe(to_parent) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      close(to_child[1]);
-      close(to_parent[0]);
-      long n = 0;
-      while (read(to_child[0], &n, sizeof n) == sizeof n && n > 0) {
-        CallRareSyscall(n);
-        if (write(to_parent[1], &n, sizeof n) != sizeof n) break;
-      }
-      _exit(0);
-    }
-    close(to_child[0]);
-    close(to_parent[1]);
-    command_ = to_child[1];
-    done_ = to_parent[0];
-  }
-  ~CallingChild() {
-    Exit();
-    if (command_ >= 0) close(command_);
-    if (done_ >= 0) close(done_);
-  }
-  CallingChild(const CallingChild &) = delete;
-  CallingChild &operator=(const CallingChild &) = delete;
-
-  pid_t pid() const { return pid_; }
-  // Makes the child call `n` times and waits until it has.
-  bool Calls(long n) {
-    long echo = 0;
-    return write(command_, &n, sizeof n) == sizeof n &&
-           read(done_, &echo, sizeof echo) == sizeof echo && echo == n;
-  }
-  // Tells the child to exit and reaps it.
-  void Exit() {
-    if (pid_ <= 0) return;
-    long zero = 0;
-    if (write(command_, &zero, sizeof zero) != sizeof zero) kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int command_ = -1;
-  int done_ = -1;
-};
 
 enum class Scope {
   kSystem,
@@ -148,10 +92,10 @@ const char *LayoutName(Layout layout) {
 class Subject {
  public:
   explicit Subject(Scope scope) : scope_(scope) {
-    if (IsRemote(scope)) child_.reset(new CallingChild);
+    if (IsRemote(scope)) child_.reset(new CallingChild(0, &CallRareSyscall));
   }
 
-  bool ready() const { return !IsRemote(scope_) || child_->pid() > 0; }
+  bool ready() const { return !IsRemote(scope_) || child_->ok(); }
 
   int Set(pm_prog_t *prog) {
     const pid_t p = pid();
@@ -275,7 +219,7 @@ class Subject {
     return -1;
   }
   int Delete() {
-    const pid_t p = target_pid_;
+    const pid_t p = pid();
     switch (scope_) {
       case Scope::kSystem:
       case Scope::kProcTree:
@@ -308,17 +252,14 @@ class Subject {
     }
   }
   // The remote target exits and is reaped; its counts must stay readable.
-  void TargetExits() { child_->Exit(); }
+  void TargetExits() { EXPECT_EQ(child_->Finish(), 0); }
 
  private:
-  pid_t pid() {
-    if (child_ && child_->pid() > 0) target_pid_ = child_->pid();
-    return target_pid_;
-  }
+  // The child's pid, also once it has exited (its counts stay readable).
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
 
   Scope scope_;
   std::unique_ptr<CallingChild> child_;
-  pid_t target_pid_ = -1;  // kept after the child exits, for reads and deletes
 };
 
 using MatrixParam = std::tuple<Scope, Layout>;

@@ -8,7 +8,10 @@
 
 namespace pmapi_test {
 
-CallingChild::CallingChild(long calls_on_go) : calls_on_go_(calls_on_go) { Start(); }
+CallingChild::CallingChild(long calls_on_go, void (*call)(long))
+    : calls_on_go_(calls_on_go), call_(call) {
+  Start();
+}
 
 CallingChild::CallingChild(std::function<void()> on_go) : on_go_(std::move(on_go)) { Start(); }
 
@@ -33,7 +36,7 @@ void CallingChild::Start() {
       if (n == kRunBody) {
         if (on_go_) on_go_();
       } else {
-        CallGetppid(n);
+        call_(n);
       }
       if (write(done[1], "x", 1) != 1) break;
     }

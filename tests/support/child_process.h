@@ -9,12 +9,15 @@
 
 #include <functional>
 
+#include "support/counting.h"
+
 namespace pmapi_test {
 
 class CallingChild {
  public:
-  // Forks. `calls_on_go` is what Go() asks for.
-  explicit CallingChild(long calls_on_go = 0);
+  // Forks. `calls_on_go` is what Go() asks for; `call` makes the calls (getppid by default,
+  // CallRareSyscall for a test that counts machine-wide).
+  explicit CallingChild(long calls_on_go = 0, void (*call)(long) = &CallGetppid);
   // Forks; Go() runs `on_go` in the child instead (calls, threads, a grandchild: whatever the
   // test needs counted). The body may _exit(code) to report a failure through Finish().
   explicit CallingChild(std::function<void()> on_go);
@@ -40,6 +43,7 @@ class CallingChild {
   pid_t pid_ = -1;
   bool reaped_ = false;
   long calls_on_go_ = 0;
+  void (*call_)(long) = &CallGetppid;
   std::function<void()> on_go_;
   int command_ = -1;  // parent -> child: a long, the number of calls
   int done_ = -1;     // child -> parent: one byte per command carried out
