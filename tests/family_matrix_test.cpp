@@ -7,7 +7,6 @@
 
 #include <string>
 #include <tuple>
-#include <vector>
 
 #include "support/child_process.h"
 #include "support/counting.h"

@@ -23,7 +23,7 @@
 #include "support/counting.h"
 #include "support/fake_kernel.h"
 
-#include "support/sanitizers.h"
+#include "support/allocation_counter.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define PMAPI_THREAD_SANITIZER 1
@@ -33,35 +33,9 @@
 #endif
 #endif
 
-namespace {
-thread_local bool t_watching = false;
-thread_local int t_allocations = 0;
-}  // namespace
-
-#ifndef PMAPI_SANITIZER_OWNS_MALLOC
-// Counts the calling thread's C++ allocations while watching.
-void *operator new(size_t size) {
-  if (t_watching) ++t_allocations;
-  void *p = malloc(size ? size : 1);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-void operator delete(void *p) noexcept { free(p); }
-void operator delete(void *p, size_t) noexcept { free(p); }
-#endif
-
 using namespace pmapi_test;
 
 namespace {
-
-template <typename Call>
-int AllocationsIn(Call call) {
-  t_allocations = 0;
-  t_watching = true;
-  call();
-  t_watching = false;
-  return t_allocations;
-}
 
 constexpr uint64_t kCapRdpmc = 1ull << 2;
 constexpr uint64_t kCapTime = 1ull << 3;
@@ -320,9 +294,9 @@ TEST_F(UserSpaceRead, AnotherThreadsReadUsesTheSyscall) {
 }
 
 TEST_F(UserSpaceRead, NoPathAllocates) {
-#ifdef PMAPI_SANITIZER_OWNS_MALLOC
-  GTEST_SKIP() << "the sanitizer runtime owns operator new here, so allocations cannot be counted";
-#endif
+  if (!kCountsAllocations) {
+    GTEST_SKIP() << "the sanitizer runtime owns malloc here, so allocations cannot be counted";
+  }
   kernel_.real_pages = false;
   Open();
   pmapi::GroupReading reading;

@@ -14,61 +14,20 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/allocation_counter.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
-#include "support/sanitizers.h"
-
-namespace {
-thread_local bool t_watching = false;
-thread_local int t_allocations = 0;
-}  // namespace
-
-#ifndef PMAPI_SANITIZER_OWNS_MALLOC
-extern "C" {
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void *__libc_memalign(size_t alignment, size_t size);
-
-void *malloc(size_t size) {
-  if (t_watching) ++t_allocations;
-  return __libc_malloc(size);
-}
-void *calloc(size_t n, size_t size) {
-  if (t_watching) ++t_allocations;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t size) {
-  if (t_watching) ++t_allocations;
-  return __libc_realloc(p, size);
-}
-void *memalign(size_t alignment, size_t size) {
-  if (t_watching) ++t_allocations;
-  return __libc_memalign(alignment, size);
-}
-}  // extern "C"
-#endif
 
 using namespace pmapi_test;
 
 namespace {
 
-// How many allocations `call` made.
-template <typename Call>
-int AllocationsIn(Call call) {
-  t_allocations = 0;
-  t_watching = true;
-  call();
-  t_watching = false;
-  return t_allocations;
-}
-
 class SignalSafety : public ::testing::Test {
  protected:
   void SetUp() override {
-#ifdef PMAPI_SANITIZER_OWNS_MALLOC
-    GTEST_SKIP() << "the sanitizer runtime owns malloc here, so allocations cannot be counted";
-#endif
+    if (!kCountsAllocations) {
+      GTEST_SKIP() << "the sanitizer runtime owns malloc here, so allocations cannot be counted";
+    }
     if (!InitializeAll()) return;
     getppid_ = EventId(kGetppid);
   }
