@@ -74,7 +74,9 @@ std::set<std::string> DefinedDynamicSymbols(void *library) {
 class Exports : public ::testing::Test {
  protected:
   void SetUp() override {
-    library_ = dlopen(PMAPI_SHARED_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    // RTLD_NODELETE: the library's process-wide objects (the registry, never destroyed by design)
+    // stay mapped and reachable after dlclose, as in a program that linked it.
+    library_ = dlopen(PMAPI_SHARED_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     ASSERT_NE(library_, nullptr) << dlerror();
   }
   void TearDown() override {
