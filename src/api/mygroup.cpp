@@ -32,12 +32,10 @@ CountingGroup *MyGroup(int *rc) {
   return mine->group();
 }
 
-Status CreateMyGroup(const pm_prog_t *prog) {
-  Program program;
-  Status status = ProgramFromClient(prog, &program);
-  if (!status.ok()) return status;
+// Creates the group for a program already translated (plain, _mx or _mm).
+Status CreateMyGroupFor(Program program) {
   Registry &registry = Registry::Get();
-  status = registry.CheckThreadAllowed();
+  Status status = registry.CheckThreadAllowed();
   if (!status.ok()) return status;
   std::vector<GroupTarget> roots;
   if (program.process_level()) {
@@ -48,12 +46,19 @@ Status CreateMyGroup(const pm_prog_t *prog) {
     roots.push_back(ThreadTarget(getpid(), gettid()));
   }
   std::shared_ptr<CountingGroup> group;
-  const bool start = prog->mode.b.count;
+  const bool start = program.mode().b.count;
   status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
   status = CreateMyThreadContext(std::move(program), start, group);
   if (!status.ok()) group->Delete();
   return status;
+}
+
+Status CreateMyGroup(const pm_prog_t *prog) {
+  Program program;
+  Status status = ProgramFromClient(prog, &program);
+  if (!status.ok()) return status;
+  return CreateMyGroupFor(std::move(program));
 }
 
 int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
@@ -160,27 +165,6 @@ int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
 // threads inherit every set); start, stop, reset and delete are the plain calls.
 namespace {
 
-Status CreateMyGroupMx(Program program) {
-  Registry &registry = Registry::Get();
-  Status status = registry.CheckThreadAllowed();
-  if (!status.ok()) return status;
-  std::vector<GroupTarget> roots;
-  if (program.process_level()) {
-    status = registry.CheckNoThreadContexts();
-    if (status.ok()) status = ProcessThreads(getpid(), gettid(), &roots);
-    if (!status.ok()) return status;
-  } else {
-    roots.push_back(ThreadTarget(getpid(), gettid()));
-  }
-  std::shared_ptr<CountingGroup> group;
-  const bool start = program.mode().b.count;
-  status = CountingGroup::Create(program, roots, start, &group);
-  if (!status.ok()) return status;
-  status = CreateMyThreadContext(std::move(program), start, group);
-  if (!status.ok()) group->Delete();
-  return status;
-}
-
 int SetMyGroupMx(const Status &parsed, Program program) {
   if (MyContext()) {
     return Report(Pmapi_ProgExists,
@@ -188,7 +172,7 @@ int SetMyGroupMx(const Status &parsed, Program program) {
                   "the thread that created it); pm_delete_program_mythread first");
   }
   if (!parsed.ok()) return Report(parsed);
-  return Report(CreateMyGroupMx(std::move(program)));
+  return Report(CreateMyGroupFor(std::move(program)));
 }
 
 int ReadMx(pm_data_mx_t *data, timebasestruct_t *time) {

@@ -18,11 +18,10 @@ namespace {
 
 constexpr const char kFamily[] = "third-party counting group";
 
-Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
+// Creates the group for a program already translated (plain, _mx or _mm).
+Status CreateGroupFor(pid_t pid, tid_t tid, Program program) {
   Registry &registry = Registry::Get();
-  Program program;
-  Status status = ProgramFromClient(prog, &program);
-  if (status.ok()) status = registry.CheckThreadAllowed();
+  Status status = registry.CheckThreadAllowed();
   if (status.ok()) status = TargetExists(pid, tid);
   if (!status.ok()) return status;
   std::vector<GroupTarget> roots{ThreadTarget(pid, tid)};
@@ -37,7 +36,7 @@ Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
       }
     }
   }
-  const bool start = prog->mode.b.count;
+  const bool start = program.mode().b.count;
   std::shared_ptr<CountingGroup> group;
   status = CountingGroup::Create(program, roots, start, &group);
   if (!status.ok()) return status;
@@ -47,6 +46,13 @@ Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
   if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(own));
   if (!status.ok()) group->Delete();
   return status;
+}
+
+Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
+  Program program;
+  Status status = ProgramFromClient(prog, &program);
+  if (!status.ok()) return status;
+  return CreateGroupFor(pid, tid, std::move(program));
 }
 
 int Set(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
@@ -208,35 +214,6 @@ int pm_get_Tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, pm_a
 // start, stop, reset and delete are the plain calls.
 namespace {
 
-Status CreateGroupMx(pid_t pid, tid_t tid, Program program) {
-  Registry &registry = Registry::Get();
-  Status status = registry.CheckThreadAllowed();
-  if (status.ok()) status = TargetExists(pid, tid);
-  if (!status.ok()) return status;
-  std::vector<GroupTarget> roots{ThreadTarget(pid, tid)};
-  if (program.process_level()) {
-    status = ProcessThreads(pid, tid, &roots);
-    if (!status.ok()) return status;
-    for (const GroupTarget &root : roots) {
-      if (registry.FindTarget(pid, root.pid)) {
-        return Status(Pmapi_ProgExists, root.description +
-                                            " already has a context; a process-level group "
-                                            "needs every thread free of one");
-      }
-    }
-  }
-  const bool start = program.mode().b.count;
-  std::shared_ptr<CountingGroup> group;
-  status = CountingGroup::Create(program, roots, start, &group);
-  if (!status.ok()) return status;
-  std::unique_ptr<Context> own;
-  status = Context::Create(std::move(program), {ThreadTarget(pid, tid)}, false, &own);
-  if (status.ok()) status = group->Join(own.get(), start, CountingGroup::Joining::kRoot);
-  if (status.ok()) status = registry.AdoptTarget(pid, tid, std::move(own));
-  if (!status.ok()) group->Delete();
-  return status;
-}
-
 int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program program) {
   Status status = CheckTarget(pid, tid, ptid);
   if (!status.ok()) return Report(status);
@@ -248,7 +225,7 @@ int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program progr
                                         " is already programmed; pm_delete_program_group first");
   }
   if (!parsed.ok()) return Report(parsed);
-  return Report(CreateGroupMx(pid, tid, std::move(program)));
+  return Report(CreateGroupFor(pid, tid, std::move(program)));
 }
 
 int SetGroupMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
