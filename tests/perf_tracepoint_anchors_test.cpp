@@ -83,8 +83,10 @@ TEST_F(Anchors, DeleteSkipsTheKernelsWaitAndCountsStayExact) {
   std::vector<double> deletes;
   for (int i = 0; i < 7; ++i) deletes.push_back(SetCountDelete(100 + i));
   std::sort(deletes.begin(), deletes.end());
-  // Without the anchor each delete waits for an RCU grace period (~37 ms here).
-  EXPECT_LT(deletes[deletes.size() / 2], 5.0) << "median delete, ms";
+  // Without the anchor each delete waits for an RCU grace period (~37 ms here); with it, a
+  // delete takes well under a millisecond. The bound leaves room for a loaded sanitizer run
+  // preempting a few of the deletes (the benchmark, not this test, measures the cost).
+  EXPECT_LT(deletes[deletes.size() / 2], 20.0) << "median delete, ms";
   EXPECT_EQ(pmapi::TracepointAnchorCount(), 1) << "one anchor per tracepoint, kept once";
 }
 
