@@ -73,8 +73,8 @@ Status SystemContext::Set(const Status &parsed, Program program,
   const bool proctree = program.proctree();
   CpuMap cpus;
   // The kernel's online list, read at every set (a CPU may have come or gone since the last
-  // one); hwloc's order, loaded once per process, numbers them.
-  if (status.ok() && !proctree) status = CpuMap::Online(Topology::Cached(), &cpus);
+  // one). hwloc numbers them when a dense index is first asked for.
+  if (status.ok() && !proctree) status = CpuMap::Online(Topology(), &cpus);
   const bool start = program.mode().b.count;
   std::unique_ptr<Context> context;
   if (status.ok()) {
@@ -84,6 +84,7 @@ Status SystemContext::Set(const Status &parsed, Program program,
   if (status.ok()) status = registry.AdoptSystem(std::move(context));
   if (!status.ok()) return status;
   cpus_ = std::move(cpus);
+  numbered_ = false;
   clock_.Clear();
   if (start) clock_.Started(MonotonicNanos());
   return Status::Ok();
@@ -163,13 +164,21 @@ SystemRead SystemContext::ReadCpu(int cpu, CpuNumbering numbering, pm_data_t *da
   return result;
 }
 
-Status SystemContext::GroupForCpu(int cpu, CpuNumbering numbering, int *group) const {
+const CpuMap &SystemContext::NumberedCpus() {
+  if (!numbered_) {
+    cpus_ = CpuMap::Of(cpus_.linux_cpus(), Topology::Cached());
+    numbered_ = true;
+  }
+  return cpus_;
+}
+
+Status SystemContext::GroupForCpu(int cpu, CpuNumbering numbering, int *group) {
   if (Current()->program().proctree()) {
     return Status(Pmapi_NotSystemWide,
                   "the system-wide program counts a process tree (proctree), not CPUs");
   }
   if (numbering == CpuNumbering::kDense) {
-    *group = cpus_.GroupOfDense(cpu);
+    *group = NumberedCpus().GroupOfDense(cpu);
     if (*group >= 0) return Status::Ok();
     return Status(Pmapi_InvalidCpu, "cpuid " + std::to_string(cpu) + " is not in 0.." +
                                         std::to_string(cpus_.size() - 1) +
@@ -204,7 +213,7 @@ Status SystemContext::Place(int dense, CpuInfo *place) {
     return Status(Pmapi_InvalidCpu,
                   "cpuid " + std::to_string(dense) + " is not in 0.." + std::to_string(count - 1));
   }
-  const int linux_cpu = program_numbers ? cpus_.LinuxOfDense(dense)
+  const int linux_cpu = program_numbers ? NumberedCpus().LinuxOfDense(dense)
                                         : machine.cpus()[static_cast<size_t>(dense)].linux_cpu;
   const int known = machine.DenseIndexOf(linux_cpu);
   if (known >= 0) {

@@ -1,5 +1,6 @@
-// The system-wide context and the logic of counting CPUs: which CPUs the program counts and how
-// pm_get_data_cpu numbers them (a CpuMap taken at set time), and whether the kernel still
+// The system-wide context and the logic of counting CPUs: which CPUs the program counts (read at
+// set time) and how pm_get_data_cpu numbers them (hwloc's order, on the first call that needs
+// it: hwloc costs milliseconds, once per process), and whether the kernel still
 // counts each CPU (it switches a departing CPU's counters off and never back on: hotplug). Each
 // call takes the registry's system_calls lock, so calls from several threads are serialized;
 // the C entry points (src/api/system.cpp) only validate, translate and call.
@@ -54,7 +55,7 @@ class SystemContext {
     return body(Registry::Get().system_context());
   }
   // The group counting a CPU (call inside Locked, with a context set).
-  Status GroupForCpu(int cpu, CpuNumbering numbering, int *group) const;
+  Status GroupForCpu(int cpu, CpuNumbering numbering, int *group);
 
   // The pmapi_topology.h extension: how many CPUs pm_get_data_cpu numbers, and where dense
   // index `dense` sits. While a CPU-counting program is set, its numbering; otherwise the
@@ -67,8 +68,11 @@ class SystemContext {
 
  private:
   SystemContext() = default;
+  // The program's CPUs, numbered in hwloc's order from the first call that asks on.
+  const CpuMap &NumberedCpus();
 
-  CpuMap cpus_;         // the CPUs of the program (empty for proctree)
+  CpuMap cpus_;            // the CPUs of the program (empty for proctree)
+  bool numbered_ = false;  // whether cpus_ has hwloc's numbering yet
   EnabledClock clock_;  // the program's counting time by the wall clock
 };
 
