@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include "pmapi.h"
 #include "pmapi_topology.h"
 #include "support/counting.h"
-#include "support/simulated_perf_kernel.h"
+#include "support/cpu_recording_kernel.h"
 #include "support/topology_machines.h"
 
 using namespace pmapi_test;
@@ -24,39 +22,6 @@ namespace {
 // Before main: the library loads its topology once per process, on first need.
 const bool kMachineSet =
     setenv("HWLOC_XMLFILE", TopologyMachine("offline_gaps.xml").c_str(), 1) == 0;
-
-// The simulated kernel, for a machine whose CPUs this one does not have: each open is made on
-// a CPU the simulator accepts, and the CPU asked for is remembered, so that a read tells which
-// CPU's group it read.
-class MachineKernel : public SimulatedPerfKernel {
- public:
-  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override {
-    const int fd = SimulatedPerfKernel::PerfEventOpen(attr, pid, cpu < 0 ? cpu : 0, group_fd);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (fd >= 0) cpu_of_fd_[fd] = cpu;
-    return fd;
-  }
-  ssize_t Read(int fd, void *buf, size_t size) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto found = cpu_of_fd_.find(fd);
-      if (found != cpu_of_fd_.end()) cpus_read_.push_back(found->second);
-    }
-    return SimulatedPerfKernel::Read(fd, buf, size);
-  }
-  // The CPUs whose descriptors were read since the last call.
-  std::vector<int> TakeCpusRead() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<int> cpus;
-    cpus.swap(cpus_read_);
-    return cpus;
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<int, int> cpu_of_fd_;
-  std::vector<int> cpus_read_;
-};
 
 struct Place {
   int lcpu, core, package, numa_node;
@@ -105,7 +70,7 @@ TEST_F(SyntheticMachine, NullArgumentsAreErrors) {
 
 TEST_F(SyntheticMachine, CpuReadsFollowTheDenseOrderAndOpenPerLinuxCpu) {
   if (geteuid() != 0) GTEST_SKIP() << "system-wide counting needs root";
-  MachineKernel kernel;
+  CpuRecordingKernel kernel;
   ScopedKernel scoped(&kernel);
   // Since hwloc looked, CPU 30 went offline and CPU 12 came online.
   kernel.SetFile("/sys/devices/system/cpu/online", "0-4,7-8,10,12,14,24\n");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pmapi.h"
+#include "pmapi_topology.h"
 #include "support/topology_machines.h"
 #include "topology/cpu_map.h"
 #include "topology/topology.h"
@@ -150,6 +151,24 @@ TEST(TopologyLstopo, ThisMachineIsNumberedAsLstopoNumbersIt) {
   Topology topology;
   ASSERT_TRUE(Topology::Load(&topology).ok());
   EXPECT_EQ(LinuxNumbers(topology), lstopo);
+}
+
+TEST(TopologyLstopo, PmGetCpuTopologyAnswersInLstoposOrder) {
+  const std::vector<int> lstopo = LstopoOrder("");
+  if (lstopo.empty()) GTEST_SKIP() << "lstopo-no-graphics (Debian package hwloc) is not installed";
+  int count = 0;
+  ASSERT_EQ(pm_get_cpu_count(&count), 0);
+  std::vector<int> answered;
+  for (int cpuid = 0; cpuid < count; ++cpuid) {
+    pm_cpu_topology_t where;
+    ASSERT_EQ(pm_get_cpu_topology(cpuid, &where), 0);
+    EXPECT_EQ(where.cpuid, cpuid);
+    EXPECT_GE(where.core, 0);
+    EXPECT_GE(where.package, 0);
+    EXPECT_GE(where.numa_node, 0);
+    answered.push_back(where.lcpu);
+  }
+  EXPECT_EQ(answered, lstopo);
 }
 
 TEST(TopologyLstopo, TheSyntheticMachinesToo) {
