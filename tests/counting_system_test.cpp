@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/counting.h"
+#include "support/cpu_numbers.h"
 #include "support/timebase.h"
 
 using namespace pmapi_test;
@@ -56,6 +57,9 @@ TEST_F(SystemWide, PinnedCallsShowOnTheirCpuAndCpuReadsSumToTheTotal) {
   pm_data_t on_k;
   ASSERT_EQ(pm_get_data_lcpu(k, &on_k), 0);
   EXPECT_EQ(on_k.accu[0], 5000) << "every call on the CPU it was pinned to";
+  pm_data_t dense_k;
+  ASSERT_EQ(pm_get_data_cpu(DenseIndexOf(k), &dense_k), 0);
+  EXPECT_EQ(dense_k.accu[0], 5000) << "the same CPU by its dense index (pmapi_topology.h)";
 
   pm_data_t total;
   ASSERT_EQ(pm_get_data(&total), 0);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/counting.h"
+#include "support/cpu_numbers.h"
 #include "support/sanitizers.h"
 
 namespace {
@@ -148,6 +149,11 @@ class OutOfMemory : public ::testing::TestWithParam<std::pair<const char *, Call
 #endif
     if (!InitializeAll()) return;
     event_ = EventId(kGetppid);
+    // hwloc, which numbers pm_get_data_cpu's CPUs, is loaded once per process on first need.
+    // It is not ours to make robust (a failed malloc aborts inside its plugins' dlopen), so the
+    // parent loads it before the children fail allocations.
+    int cpus = 0;
+    ASSERT_EQ(pm_get_cpu_count(&cpus), 0);
   }
   int event_ = COUNT_NOTHING;
 };

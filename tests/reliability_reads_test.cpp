@@ -16,6 +16,7 @@
 
 #include "reliability_families.h"
 #include "support/counting.h"
+#include "support/cpu_numbers.h"
 #include "support/fake_kernel.h"
 #include "support/rewriting_kernel.h"
 
@@ -154,7 +155,7 @@ class CpuOffline : public Reads {
   void SetUp() override {
     Reads::SetUp();
     if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-    // The CPUs online now, in the order pm_get_data_cpu numbers them.
+    // The CPUs online now, ascending.
     pm_prog_t prog = MakeProgram({clock_}, PM_USER | PM_KERNEL);
     ASSERT_EQ(pm_set_program(&prog), 0);
     pm_data_t data;
@@ -186,7 +187,7 @@ TEST_F(CpuOffline, FrozenCountersFailThatCpuOnlyAndSaySo) {
   EXPECT_NE(message.find("CPU " + std::to_string(leaving_) + " was offline"), std::string::npos)
       << "it is really online, so the message says it was gone for a while: " << message;
   EXPECT_NE(message.find("set the program again"), std::string::npos) << message;
-  EXPECT_EQ(pm_get_data_cpu(static_cast<int>(cpus_.size()) - 1, &data), Pmapi_CpuNotCounted)
+  EXPECT_EQ(pm_get_data_cpu(DenseIndexOf(leaving_), &data), Pmapi_CpuNotCounted)
       << "the dense _cpu read of the same CPU says the same";
   CallGetppid(10);
   ASSERT_EQ(pm_get_data_lcpu(staying_, &data), 0) << pm_strerror("other CPU", Pmapi_CpuNotCounted);

@@ -3,30 +3,22 @@
 // topology_sysfs.cpp.
 #include "topology/topology.h"
 
-#include <algorithm>
-
 namespace pmapi {
 
 Topology Topology::FromCpus(std::vector<CpuInfo> cpus) {
-  cpus.erase(std::remove_if(cpus.begin(), cpus.end(),
-                            [](const CpuInfo &cpu) { return cpu.linux_cpu < 0; }),
-             cpus.end());
-  std::sort(cpus.begin(), cpus.end(),
-            [](const CpuInfo &a, const CpuInfo &b) { return a.linux_cpu < b.linux_cpu; });
-  cpus.erase(
-      std::unique(cpus.begin(), cpus.end(),
-                  [](const CpuInfo &a, const CpuInfo &b) { return a.linux_cpu == b.linux_cpu; }),
-      cpus.end());
-
   Topology topology;
-  topology.cpus_ = std::move(cpus);
-  if (!topology.cpus_.empty()) {
-    // A table as long as the highest CPU number: Linux numbers are small
-    // (below NR_CPUS), and _lcpu lookups happen on every per-CPU read.
-    topology.dense_by_linux_.assign(topology.cpus_.back().linux_cpu + 1, -1);
-    for (int dense = 0; dense < topology.size(); ++dense) {
-      topology.dense_by_linux_[topology.cpus_[dense].linux_cpu] = dense;
+  topology.cpus_.reserve(cpus.size());
+  for (const CpuInfo &cpu : cpus) {
+    if (cpu.linux_cpu < 0) continue;
+    // A table as long as the highest CPU number: Linux numbers are small (below NR_CPUS), and
+    // _lcpu lookups happen on every per-CPU read.
+    if (cpu.linux_cpu >= static_cast<int>(topology.dense_by_linux_.size())) {
+      topology.dense_by_linux_.resize(static_cast<size_t>(cpu.linux_cpu) + 1, -1);
     }
+    int &dense = topology.dense_by_linux_[static_cast<size_t>(cpu.linux_cpu)];
+    if (dense >= 0) continue;  // a repeat
+    dense = topology.size();
+    topology.cpus_.push_back(cpu);
   }
   return topology;
 }

@@ -1,5 +1,6 @@
 // Topology::Load: one filtered hwloc load. hwloc reads thousands of sysfs
-// files on big machines, so it is asked for packages, cores and PUs only.
+// files on big machines, so it is asked for packages, cores and PUs (and the
+// NUMA nodes it always keeps) only.
 #include <hwloc.h>
 
 #include <cerrno>
@@ -58,18 +59,34 @@ int LogicalIndexOfAncestor(hwloc_topology_t topology, hwloc_obj_t pu, hwloc_obj_
   return ancestor ? static_cast<int>(ancestor->logical_index) : -1;
 }
 
-}  // namespace
+// NUMA nodes hang beside the CPU tree (memory children), not above the PUs: the node is the
+// first one whose cpuset holds the PU. Machines with several nodes per CPU (HBM beside DDR)
+// list the one hwloc orders first, the CPU's local DDR on the machines we know.
+int NumaNodeOf(hwloc_topology_t topology, hwloc_obj_t pu) {
+  for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, nullptr); node;
+       node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, node)) {
+    if (node->os_index != HWLOC_UNKNOWN_INDEX && hwloc_bitmap_isset(node->cpuset, pu->os_index)) {
+      return static_cast<int>(node->os_index);
+    }
+  }
+  return -1;
+}
 
-Status Topology::Load(Topology *out) {
+// Loads from this machine, or from `xml_path` when it is not null.
+Status LoadHwloc(const char *xml_path, Topology *out) {
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) return HwlocFailure("topology_init");
   TopologyHandle topology(raw);
 
   Status configured = ConfigureWhatToLoad(raw);
   if (!configured.ok()) return configured;
+  if (xml_path && hwloc_topology_set_xml(raw, xml_path) != 0) {
+    return HwlocFailure(std::string("set_xml(") + xml_path + ")");
+  }
   if (hwloc_topology_load(raw) != 0) return HwlocFailure("topology_load");
 
-  // Offline CPUs are never PU objects, so this lists exactly the online ones.
+  // Offline CPUs are never PU objects, so this lists exactly the online ones; in logical
+  // order, which is the dense order.
   int pu_count = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PU);
   if (pu_count <= 0) return Status(Pmapi_KernelError, "hwloc found no processing unit");
   std::vector<CpuInfo> cpus;
@@ -81,10 +98,19 @@ Status Topology::Load(Topology *out) {
     cpu.linux_cpu = static_cast<int>(pu->os_index);
     cpu.core = LogicalIndexOfAncestor(raw, pu, HWLOC_OBJ_CORE);
     cpu.package = LogicalIndexOfAncestor(raw, pu, HWLOC_OBJ_PACKAGE);
+    cpu.numa_node = NumaNodeOf(raw, pu);
     cpus.push_back(cpu);
   }
-  *out = FromCpus(std::move(cpus));
+  *out = Topology::FromCpus(std::move(cpus));
   return Status::Ok();
+}
+
+}  // namespace
+
+Status Topology::Load(Topology *out) { return LoadHwloc(nullptr, out); }
+
+Status Topology::LoadFromXml(const std::string &path, Topology *out) {
+  return LoadHwloc(path.c_str(), out);
 }
 
 }  // namespace pmapi

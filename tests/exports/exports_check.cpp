@@ -13,8 +13,8 @@
 
 namespace {
 
-std::set<std::string> FunctionsDeclaredInHeader() {
-  std::ifstream header(PMAPI_HEADER);
+std::set<std::string> FunctionsDeclaredIn(const char *path) {
+  std::ifstream header(path);
   std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
   // "int pm_start(void);", "char *pm_strerror(...", "double pm_cycles(void);"
   std::regex prototype(R"((?:^|\n)(?:int|double|void|char)\s+\*?(\w+)\()");
@@ -25,7 +25,14 @@ std::set<std::string> FunctionsDeclaredInHeader() {
   return names;
 }
 
-// The extensions docs/ documents beyond the header: the pthread_create
+// pmapi.h and the extension headers libpmapi installs beside it (pmapi_topology.h).
+std::set<std::string> FunctionsDeclaredInHeader() {
+  std::set<std::string> names = FunctionsDeclaredIn(PMAPI_HEADER);
+  for (const std::string &name : FunctionsDeclaredIn(PMAPI_TOPOLOGY_HEADER)) names.insert(name);
+  return names;
+}
+
+// The extensions docs/ documents beyond the headers: the pthread_create
 // interposer (docs/counting.md, threads of a counting-group member).
 const std::set<std::string> kDocumentedExtensions = {"pthread_create"};
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 
+#include "cpu_places.h"
 #include "event_selection.h"
 #include "event_spec.h"
 #include "merge.h"
@@ -23,7 +24,6 @@
 #include "pfm_strings.h"
 #include "printer.h"
 #include "session.h"
-#include "topology/topology.h"
 
 namespace pmcount {
 namespace {
@@ -68,19 +68,7 @@ std::string ChooseCpus(const Options &options, Setup *setup) {
   // Cores and sockets come from hwloc (a few ms): only when the split needs them.
   const bool needs_topology = options.aggregation == Aggregation::kPerCore ||
                               options.aggregation == Aggregation::kPerSocket;
-  for (int cpu : setup->cpus) {
-    CpuPlace place;
-    place.linux_cpu = cpu;
-    if (needs_topology) {
-      const pmapi::Topology &topology = pmapi::Topology::Cached();
-      const int dense = topology.DenseIndexOf(cpu);
-      if (dense >= 0) {
-        place.core = topology.cpus()[static_cast<size_t>(dense)].core;
-        place.package = topology.cpus()[static_cast<size_t>(dense)].package;
-      }
-    }
-    setup->places.push_back(place);
-  }
+  setup->places = PlacesOf(setup->cpus, needs_topology);
   return "";
 }
 
