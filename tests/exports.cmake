@@ -6,6 +6,7 @@ add_executable(exports_check ${CMAKE_CURRENT_LIST_DIR}/exports/exports_check.cpp
 target_include_directories(exports_check PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_compile_definitions(exports_check PRIVATE
   PMAPI_HEADER="${PROJECT_SOURCE_DIR}/include/pmapi.h"
+  PMAPI_METRICS_HEADER="${PROJECT_SOURCE_DIR}/include/pmapi_metrics.h"
   PMAPI_SHARED_LIBRARY="$<TARGET_FILE:pmapi>")
 target_compile_options(exports_check PRIVATE ${PMAPI_WARNINGS})
 target_link_libraries(exports_check PRIVATE GTest::gtest_main ${CMAKE_DL_LIBS})

@@ -14,8 +14,12 @@
 namespace {
 
 std::set<std::string> FunctionsDeclaredInHeader() {
-  std::ifstream header(PMAPI_HEADER);
-  std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+  // pmapi.h, then the extension headers installed beside it.
+  std::string text;
+  for (const char *path : {PMAPI_HEADER, PMAPI_METRICS_HEADER}) {
+    std::ifstream header(path);
+    text.append(std::istreambuf_iterator<char>(header), std::istreambuf_iterator<char>());
+  }
   // "int pm_start(void);", "char *pm_strerror(...", "double pm_cycles(void);"
   std::regex prototype(R"((?:^|\n)(?:int|double|void|char)\s+\*?(\w+)\()");
   std::set<std::string> names;
