@@ -2,6 +2,7 @@
 // comma-separated list of catalog event names, looked up by name through
 // pm_initialize so that catalog ids may change under us.
 #include "event_set.h"
+#include "metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,7 @@ bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::s
       }
       out->description =
           "group " + std::string(group.short_name) + " (" + std::to_string(group.group_id) + ")";
+      out->group_id = group.group_id;
       return true;
     }
     if (IsNumber(name)) {
@@ -162,6 +164,7 @@ bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::s
   out->prog = prog;
   out->names = names;
   out->description = description;
+  out->group_id = -1;
   return true;
 }
 
@@ -212,6 +215,7 @@ bool ChooseAndProgram(EventSet *out) {
     std::string why;
     if (Resolve(c, request, out, &why) && Program(out, &why)) {
       out->source = source;
+      AttachMetrics(out);
       return true;
     }
     fprintf(stderr, "libhpm: %s '%s': %s; counting the defaults instead\n", source.c_str(),
@@ -222,6 +226,7 @@ bool ChooseAndProgram(EventSet *out) {
     std::string why;
     if (Resolve(c, fallback, out, &why) && Program(out, &why)) {
       out->source = "defaults";
+      AttachMetrics(out);
       return true;
     }
     last_why = why;
@@ -229,6 +234,7 @@ bool ChooseAndProgram(EventSet *out) {
   fprintf(stderr, "libhpm: no default event could be counted (%s); sections count calls and time\n",
           last_why.c_str());
   out->names.clear();
+  out->group_id = -1;
   out->description = "none";
   out->source = "defaults";
   return false;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <pmapi.h>
+#include <pmapi_metrics.h>
 
 #include <string>
 #include <vector>
@@ -15,6 +16,12 @@ struct EventSet {
   std::vector<std::string> names;  // the event on each counter, counter 0 first
   std::string description;         // "group pm_sw_basic (100)" or "events a,b"
   std::string source;              // "HPM_EVENT_SET", "libHPMevents" or "defaults"
+  int group_id = -1;               // the group's id when the set is a group, else -1
+  // The group's derived metrics (pmapi_metrics.h; the library's storage), and how many of
+  // the counters above hold the members their formulas read. None for an event list.
+  const pm_metric_t *metrics = nullptr;
+  int num_metrics = 0;
+  int metric_members = 0;
 };
 
 // Chooses the events and programs the calling thread with them. A request

@@ -92,7 +92,13 @@ void Terminate(const char *file, int line) {
   }
   StopAllSections(run, file, line);
   run->terminate_ns = NowNs();
-  WriteReports(*run);
+  // Out of memory while formatting, the report is lost but the host program goes on: no
+  // exception leaves a C entry point.
+  try {
+    WriteReports(*run);
+  } catch (...) {
+    fputs("libhpm: out of memory while writing the report; it is incomplete or missing\n", stderr);
+  }
   if (run->counting) pm_delete_program_mythread();
   // The run stays allocated, and reachable from g_finished (no leak report):
   // another thread may still be inside a call with it.

@@ -2,10 +2,13 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "metrics.h"
 
 namespace hpm {
 namespace {
@@ -31,6 +34,44 @@ std::string JsonString(const std::string &s) {
 
 bool Used(const Section &s) { return s.described.load() == 2; }
 
+// A metric without a value (division by zero, a missing count) reads "n/a" in the text and
+// null in the JSON: never "nan" or "inf".
+std::string MetricText(double value) {
+  if (!isfinite(value)) return "n/a";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+std::string MetricJson(double value) {
+  if (!isfinite(value)) return "null";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.15g", value);
+  return buf;
+}
+
+void WriteMetricsText(FILE *f, const EventSet &ev, const Section &s) {
+  if (ev.num_metrics == 0) return;
+  std::vector<double> inclusive = EvaluateMetrics(ev, s.inclusive, s.wall_ns.load());
+  std::vector<double> exclusive = EvaluateMetrics(ev, s.exclusive, s.exclusive_wall_ns.load());
+  fprintf(f, "  %-40s %20s %20s\n", "Derived metric", "Inclusive", "Exclusive");
+  for (int m = 0; m < ev.num_metrics; ++m) {
+    const size_t k = static_cast<size_t>(m);
+    fprintf(f, "  %-40s %20s %20s\n", ev.metrics[m].name, MetricText(inclusive[k]).c_str(),
+            MetricText(exclusive[k]).c_str());
+  }
+}
+
+void WriteMetricsJson(FILE *f, const EventSet &ev, const char *key,
+                      const std::vector<double> &values) {
+  fprintf(f, ",\n     %s: {", JsonString(key).c_str());
+  for (int m = 0; m < ev.num_metrics; ++m) {
+    fprintf(f, "%s%s: %s", m ? ", " : "", JsonString(ev.metrics[m].name).c_str(),
+            MetricJson(values[static_cast<size_t>(m)]).c_str());
+  }
+  fprintf(f, "}");
+}
+
 void WriteText(FILE *f, const Run &run) {
   const EventSet &ev = run.events;
   fprintf(f, "libhpm report (libpmapi) for program %s, task %d, pid %ld\n", run.program.c_str(),
@@ -38,6 +79,14 @@ void WriteText(FILE *f, const Run &run) {
   fprintf(f, "Events (%s): %s\n", ev.source.c_str(), ev.description.c_str());
   fprintf(f, "Wall time from hpmInit to hpmTerminate: %.6f s\n",
           Seconds(run.terminate_ns - run.init_ns));
+  if (ev.num_metrics > 0) {
+    fprintf(f, "Derived metrics (the group's formulas; \"time\" is the section's wall time):\n");
+    for (int m = 0; m < ev.num_metrics; ++m) {
+      const pm_metric_t &metric = ev.metrics[m];
+      fprintf(f, "  %s = %s%s%s%s\n", metric.name, metric.formula, *metric.unit ? " [" : "",
+              metric.unit, *metric.unit ? "]" : "");
+    }
+  }
   for (int id = 0; id < run.num_sections; ++id) {
     const Section &s = run.sections[id];
     if (!Used(s)) continue;
@@ -60,6 +109,7 @@ void WriteText(FILE *f, const Run &run) {
       fprintf(f, "  %-40s %20lld %20lld\n", ev.names[i].c_str(), s.inclusive[i].load(),
               s.exclusive[i].load());
     }
+    WriteMetricsText(f, ev, s);
   }
   bool any = false;
   for (int k = 0; k < static_cast<int>(Misuse::kCount); ++k) {
@@ -81,7 +131,14 @@ void WriteJson(FILE *f, const Run &run) {
   for (size_t i = 0; i < ev.names.size(); ++i) {
     fprintf(f, "%s%s", i ? ", " : "", JsonString(ev.names[i]).c_str());
   }
-  fprintf(f, "],\n  \"wall_seconds\": %.9f,\n  \"sections\": [",
+  fprintf(f, "],\n  \"metrics\": [");
+  for (int m = 0; m < ev.num_metrics; ++m) {
+    const pm_metric_t &metric = ev.metrics[m];
+    fprintf(f, "%s\n    {\"name\": %s, \"formula\": %s, \"unit\": %s, \"uses_time\": %s}",
+            m ? "," : "", JsonString(metric.name).c_str(), JsonString(metric.formula).c_str(),
+            JsonString(metric.unit).c_str(), metric.uses_time ? "true" : "false");
+  }
+  fprintf(f, "%s],\n  \"wall_seconds\": %.9f,\n  \"sections\": [", ev.num_metrics ? "\n  " : "",
           Seconds(run.terminate_ns - run.init_ns));
   bool first = true;
   for (int id = 0; id < run.num_sections; ++id) {
@@ -104,7 +161,12 @@ void WriteJson(FILE *f, const Run &run) {
       fprintf(f, "%s%s: %lld", i ? ", " : "", JsonString(ev.names[i]).c_str(),
               s.exclusive[i].load());
     }
-    fprintf(f, "}}");
+    fprintf(f, "}");
+    WriteMetricsJson(f, ev, "inclusive_metrics",
+                     EvaluateMetrics(ev, s.inclusive, s.wall_ns.load()));
+    WriteMetricsJson(f, ev, "exclusive_metrics",
+                     EvaluateMetrics(ev, s.exclusive, s.exclusive_wall_ns.load()));
+    fprintf(f, "}");
   }
   fprintf(f, "%s],\n  \"bad_use\": {", first ? "" : "\n  ");
   for (int k = 0; k < static_cast<int>(Misuse::kCount); ++k) {

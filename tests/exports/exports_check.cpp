@@ -13,7 +13,7 @@
 
 namespace {
 
-std::set<std::string> FunctionsDeclaredIn(const char *path) {
+std::set<std::string> FunctionsDeclaredIn(const std::string &path) {
   std::ifstream header(path);
   std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
   // "int pm_start(void);", "char *pm_strerror(...", "double pm_cycles(void);"
@@ -25,10 +25,18 @@ std::set<std::string> FunctionsDeclaredIn(const char *path) {
   return names;
 }
 
-// pmapi.h and the extension headers libpmapi installs beside it (pmapi_topology.h).
+// pmapi.h and the extension headers libpmapi installs beside it (tests/exports.cmake's list,
+// colon-separated).
 std::set<std::string> FunctionsDeclaredInHeader() {
-  std::set<std::string> names = FunctionsDeclaredIn(PMAPI_HEADER);
-  for (const std::string &name : FunctionsDeclaredIn(PMAPI_TOPOLOGY_HEADER)) names.insert(name);
+  std::set<std::string> names;
+  std::string paths = PMAPI_EXPORTED_HEADERS;
+  for (size_t start = 0, end; start <= paths.size(); start = end + 1) {
+    end = paths.find(':', start);
+    if (end == std::string::npos) end = paths.size();
+    for (const std::string &name : FunctionsDeclaredIn(paths.substr(start, end - start))) {
+      names.insert(name);
+    }
+  }
   return names;
 }
 
