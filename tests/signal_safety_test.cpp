@@ -106,7 +106,7 @@ TEST_F(SignalSafety, KernelFailuresOnTheHotPathAllocateNothing) {
 }
 
 // The real failure: a handler interrupting malloc. Runs in a child so that a deadlock is a
-// test failure (the child is killed after a few seconds), not a hung suite.
+// test failure (the child is killed after two minutes), not a hung suite.
 std::atomic<long> g_handler_calls{0};
 constexpr long kHandlerCalls = 300;
 
@@ -130,18 +130,21 @@ int HandlerInterruptsMallocInChild(bool programmed, int getppid_id) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigaction(SIGPROF, &action, nullptr);
-    // As often as the kernel's tick allows, until enough signals landed (or 10 s passed).
+    // As often as the kernel's tick allows, until enough signals landed (or 10 s of CPU time
+    // passed: ITIMER_PROF ticks with CPU time, which a loaded machine hands out slowly, so a
+    // wall-clock limit would fail a slow run rather than a broken one).
     itimerval every = {{0, 1000}, {0, 1000}};
     setitimer(ITIMER_PROF, &every, nullptr);
-    const time_t give_up = time(nullptr) + 10;
     for (long i = 0; g_handler_calls.load() < kHandlerCalls; ++i) {
       void *volatile p = malloc(64 + (i % 512));
       free(p);
-      if (i % 1'000'000 == 0 && time(nullptr) > give_up) _exit(3);
+      if (i % 1'000'000 == 0 && clock() > 10 * CLOCKS_PER_SEC) _exit(3);
     }
     _exit(0);
   }
-  for (int waited_ms = 0; waited_ms < 30'000; waited_ms += 10) {
+  // A deadlocked child sleeps; a slow one makes progress. Two minutes tells them apart even on
+  // a machine loaded many times over.
+  for (int waited_ms = 0; waited_ms < 120'000; waited_ms += 10) {
     int status = 0;
     if (waitpid(child, &status, WNOHANG) == child) {
       return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
