@@ -19,7 +19,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/id_order.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "pmapi_aix.h"
 #include "support/counting.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 
 namespace {

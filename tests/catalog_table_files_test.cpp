@@ -24,7 +24,7 @@
 #include "catalog/group_loader.h"
 #include "catalog/table_file.h"
 #include "catalog/table_loader.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "pmapi.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
 #include "topology/cpu_frequency.h"

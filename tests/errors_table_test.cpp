@@ -1,4 +1,4 @@
-// One error table, as data (src/core/errors.cpp), and three things that must agree with it: the
+// One error table, as data (src/base/errors.cpp), and three things that must agree with it: the
 // header's enum, what pm_strerror says, and the table in docs/errors.md. A code added to one and
 // not the others fails here.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "pmapi.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
 #include "catalog/init_state.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;

@@ -9,7 +9,7 @@
 #include "catalog/catalog.h"
 #include "catalog/event_groups.h"
 #include "catalog/init_state.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "pmapi.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmc_test_helpers.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "core/tracepoint_anchors.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"

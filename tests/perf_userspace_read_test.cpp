@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "core/counter_group.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "core/program.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"

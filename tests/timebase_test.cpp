@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/timebase.h"
+#include "api/timebase.h"
 #include "pmapi.h"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
 #include "topology/cpu_list.h"

@@ -6,7 +6,7 @@
 #include <new>
 
 #include "api/export.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 
 namespace pmapi {
 

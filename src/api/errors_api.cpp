@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/export.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "catalog/init_state.h"
 #include "catalog/processor_lists.h"
 #include "catalog/text_fields.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "api/context_ops.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "core/multiplexer.h"
-#include "core/timebase.h"
+#include "api/timebase.h"
 
 namespace pmapi {
 namespace {

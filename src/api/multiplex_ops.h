@@ -6,7 +6,7 @@
 #include "api/export.h"
 #include "core/context.h"
 #include "core/counting_group.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -7,7 +7,7 @@
 #include "api/context_ops.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
 

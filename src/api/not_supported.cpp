@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "api/export.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 
 using pmapi::Report;
 

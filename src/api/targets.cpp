@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 

@@ -8,7 +8,7 @@
 
 #include "api/export.h"
 #include "core/counter_group.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

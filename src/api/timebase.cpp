@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "core/timebase.h"
+#include "api/timebase.h"
 
 namespace {
 

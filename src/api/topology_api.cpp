@@ -1,7 +1,7 @@
 // The pmapi_topology.h extension's C entry points: where each dense cpuid sits. The numbering
 // and the hwloc snapshot belong to the core (SystemContext) and topology (Topology::Cached).
 #include "api/c_boundary.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "core/system_context.h"
 
 #pragma GCC visibility push(default)

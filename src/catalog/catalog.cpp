@@ -14,7 +14,7 @@
 #include "catalog/pfm_source.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/tracepoint_source.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "catalog/catalog_contents.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

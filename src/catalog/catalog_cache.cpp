@@ -17,7 +17,7 @@
 
 #include "catalog/catalog_cache_directory.h"
 #include "catalog/catalog_cache_file.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 namespace {

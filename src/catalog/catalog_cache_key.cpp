@@ -14,7 +14,7 @@
 #include "catalog/pfm_bridge.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/table_loader.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 extern char **environ;
 

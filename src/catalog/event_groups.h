@@ -2,7 +2,7 @@
 // from the GroupCatalog per status filter and kept until exit (clients keep the pointers).
 #pragma once
 
-#include "core/status.h"
+#include "base/status.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -12,7 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_parser.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

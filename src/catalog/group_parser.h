@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "catalog/group_formula.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "catalog/embedded_tables.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "catalog/event_lists.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

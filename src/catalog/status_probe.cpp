@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "catalog/id_ranges.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 
 namespace pmapi {

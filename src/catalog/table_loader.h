@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "catalog/table_parser.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "catalog/id_ranges.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 
 namespace pmapi {

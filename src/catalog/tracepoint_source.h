@@ -11,7 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/status_probe.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

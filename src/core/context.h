@@ -10,7 +10,7 @@
 
 #include "core/counter_group.h"
 #include "core/program.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -9,9 +9,9 @@
 
 #include <utility>
 
-#include "core/kernel.h"
-#include "core/perf_page_read.h"
-#include "core/timebase.h"
+#include "base/kernel.h"
+#include "base/perf_page_read.h"
+#include "base/timebase.h"
 #include "core/tracepoint_anchors.h"
 
 namespace pmapi {

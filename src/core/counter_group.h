@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/program.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "core/fork_counter.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "core/registry.h"
 
 namespace pmapi {

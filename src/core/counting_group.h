@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "core/context.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "pmapi.h"
 
 namespace pmapi {

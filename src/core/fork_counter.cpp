@@ -6,7 +6,7 @@
 #include <atomic>
 #include <string>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "core/tracepoint_anchors.h"
 
 namespace pmapi {

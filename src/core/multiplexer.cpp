@@ -7,7 +7,7 @@
 
 #include "core/context.h"
 #include "core/multiplex_rotator.h"
-#include "core/timebase.h"
+#include "base/timebase.h"
 
 namespace pmapi {
 namespace {

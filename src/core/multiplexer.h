@@ -17,7 +17,7 @@
 
 #include "core/counter_group.h"
 #include "core/program.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

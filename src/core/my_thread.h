@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/program.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

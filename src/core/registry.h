@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "core/context.h"
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/timebase.h"
+#include "base/timebase.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -12,7 +12,7 @@
 #include "core/context.h"
 #include "core/enabled_clock.h"
 #include "core/registry.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "topology/cpu_map.h"
 #include "topology/topology.h"
 

@@ -13,7 +13,7 @@
 #include <new>
 
 #include "core/counting_group.h"
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
 

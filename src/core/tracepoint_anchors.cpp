@@ -8,7 +8,7 @@
 #include <mutex>
 #include <new>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 namespace {

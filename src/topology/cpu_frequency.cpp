@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi {
 namespace {

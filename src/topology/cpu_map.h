@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "topology/topology.h"
 
 namespace pmapi {

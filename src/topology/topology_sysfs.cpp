@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 #include "topology/cpu_list.h"
 #include "topology/topology.h"

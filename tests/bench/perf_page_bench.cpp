@@ -1,4 +1,4 @@
-// The user-space read against read(2): src/core/perf_page_read.h, the code
+// The user-space read against read(2): src/base/perf_page_read.h, the code
 // CounterGroup runs for a _mythread group of hardware events, on fake pages
 // that say "on a counter, rdpmc and time allowed". rdtsc is the machine's;
 // rdpmc returns a constant (this VM has no PMU, so it would fault): on real
@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <stdint.h>
 
-#include "../../src/core/perf_page_read.h"
+#include "../../src/base/perf_page_read.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "pmapi.h"
 #include "support/counting.h"
 #ifdef PMAPI_FUZZ_SIMULATED_KERNEL

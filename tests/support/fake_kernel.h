@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmapi_test {
 

@@ -6,7 +6,7 @@
 
 #include <utility>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmc_netbsd {
 

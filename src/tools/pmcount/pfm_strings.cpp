@@ -14,7 +14,7 @@
 
 #include "catalog/pfm_bridge.h"
 #include "catalog/table_file.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmcount {
 namespace {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace pmcount {
 namespace {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/last_error.h"
+#include "base/last_error.h"
 #include "pmapi.h"
 
 namespace pmapi {

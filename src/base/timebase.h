@@ -11,8 +11,6 @@
 #include <stdint.h>
 #include <time.h>
 
-struct timebasestruct;  // timebasestruct_t, from pmapi.h
-
 namespace pmapi {
 
 // Nanoseconds of CLOCK_MONOTONIC: never goes backwards, unaffected by
@@ -22,9 +20,5 @@ inline uint64_t MonotonicNanos() {
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
 }
-
-// Stores `ns` as raw ticks: flag RTC_POWER_PC, tb_high/tb_low the upper and
-// lower 32 bits.  Convert with time_base_to_time.
-void TicksToTimebase(uint64_t ns, struct timebasestruct *out);
 
 }  // namespace pmapi

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 namespace pmapi {
 

@@ -63,7 +63,7 @@ class Kernel {
   // unlink(2).
   virtual int Unlink(const std::string &path);
 
-  // User-space counter reads (src/core/perf_page_read.h), not pure either. MapPerfPage maps
+  // User-space counter reads (src/base/perf_page_read.h), not pure either. MapPerfPage maps
   // the first page of perf event `fd` read-only: the perf_event_mmap_page the kernel keeps
   // current while the event counts. Returns 0 or -errno; release it with UnmapPerfPage.
   virtual int MapPerfPage(int fd, const perf_event_mmap_page **page);
