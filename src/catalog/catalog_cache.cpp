@@ -1,126 +1,82 @@
-// Finding, reading and writing the catalog cache file: through the kernel seam, every path
-// inside the directory held open under the ownership rule (catalog_cache_directory.h).
+// Where the catalog cache file is, its key, and reading and writing it through the kernel seam.
 #include "catalog/catalog_cache.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
-#include <functional>
-#include <utility>
-#include <vector>
+#include <string_view>
 
-#include "catalog/catalog_cache_directory.h"
 #include "catalog/catalog_cache_file.h"
+#include "catalog/pfm_bridge.h"
+#include "catalog/table_loader.h"
 #include "core/kernel.h"
+
+extern char **environ;
 
 namespace pmapi {
 namespace {
 
-constexpr const char *kFilePrefix = "catalog-";
-constexpr const char *kFileSuffix = ".bin";
-constexpr const char *kTemporaryMark = ".tmp.";
-// Every build of libpmapi has its own file (and a program that links libpmapi.a statically is
-// its own build: the test suite has dozens), and so does every boot. So that rebuilds and
-// reboots do not fill the disk, a write keeps only the most recently written files, and
-// removes temporary files a killed writer left behind once they are this old.
-constexpr size_t kFilesKept = 4;
-constexpr time_t kStaleTemporarySeconds = 3600;
 // Far above any real catalog (~350 KB for ~2500 events): a larger file is not even checksummed.
 constexpr size_t kLargestFile = 64u << 20;
 
-bool StartsWith(const std::string &text, const char *prefix) {
-  return text.compare(0, strlen(prefix), prefix) == 0;
+bool SwitchedOff() {
+  const char *off = getenv(kNoCacheVariable);
+  return off && *off && strcmp(off, "0") != 0;
 }
 
-bool EndsWith(const std::string &text, const char *suffix) {
-  size_t size = strlen(suffix);
-  return text.size() >= size && text.compare(text.size() - size, size, suffix) == 0;
-}
-
-// Every path goes through the held directory (catalog_cache_directory.h): a name in it is
-// looked up there and nowhere else.
-void RemoveStaleFiles(const CacheDirectory &dir, const std::string &current) {
-  Kernel &kernel = CurrentKernel();
-  std::vector<std::string> names;
-  if (kernel.ListDirectory(dir.Path(""), &names) < 0) return;
-  time_t now = time(nullptr);
-  std::vector<std::pair<time_t, std::string>> others;  // (written, path): other builds or boots
-  for (const std::string &name : names) {
-    if (!StartsWith(name, kFilePrefix) || name == current) continue;
-    std::string path = dir.Path(name);
-    FileStat info;
-    if (kernel.Stat(path, &info) < 0) continue;
-    if (name.find(kTemporaryMark) != std::string::npos) {
-      if (now - info.modified > kStaleTemporarySeconds) kernel.Unlink(path);
-    } else if (EndsWith(name, kFileSuffix)) {
-      others.emplace_back(info.modified, path);
-    }
+// Site tables and libpfm4's variables change the catalog in ways the key does not name.
+bool EnvironmentShapesTheCatalog() {
+  const char *tables = getenv(kEventsDirVariable);
+  if (tables && *tables) return true;
+  for (char **entry = environ; entry && *entry; ++entry) {
+    if (strncmp(*entry, "LIBPFM_", 7) == 0) return true;
   }
-  if (others.size() < kFilesKept) return;
-  std::sort(others.begin(), others.end(), std::greater<>());  // newest first
-  for (size_t i = kFilesKept - 1; i < others.size(); ++i) kernel.Unlink(others[i].second);
-}
-
-std::string FileName(const CatalogCacheKey &key) {
-  return kFilePrefix + key.file_tag + kFileSuffix;
+  return false;
 }
 
 }  // namespace
 
-std::string DefaultCatalogCacheDirectory() {
-  const char *off = getenv(kNoCacheVariable);
-  if (off && *off && std::string(off) != "0") return "";
-  // secure_getenv returns nothing in setuid/setgid programs: they must not trust a file that
-  // the invoking user's environment points them to.
-  const char *xdg = secure_getenv("XDG_CACHE_HOME");
-  if (xdg && xdg[0] == '/') return std::string(xdg) + "/libpmapi";  // relative: ignored (XDG)
-  const char *home = secure_getenv("HOME");
-  if (home && home[0] == '/') return std::string(home) + "/.cache/libpmapi";
-  return "";
+std::string DefaultCatalogCachePath() {
+  // AT_SECURE: a setuid/setgid program, or one that gained capabilities at exec.
+  if (SwitchedOff() || getauxval(AT_SECURE) || EnvironmentShapesTheCatalog()) return "";
+  const std::string euid = std::to_string(geteuid());
+  const char *runtime = getenv("XDG_RUNTIME_DIR");
+  // The XDG base-directory rules: a relative path is to be ignored.
+  const std::string dir = runtime && runtime[0] == '/' ? runtime : "/run/user/" + euid;
+  return dir + "/libpmapi-catalog-" + euid + ".bin";
 }
 
-std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key) {
-  return dir + "/" + FileName(key);
+std::string CatalogCacheKey() {
+  // Statuses depend on the kernel's perf_event_paranoid, which root may change within a boot.
+  std::string paranoid;
+  if (CurrentKernel().ReadFile("/proc/sys/kernel/perf_event_paranoid", &paranoid) < 0) return "";
+  while (!paranoid.empty() && (paranoid.back() == '\n' || paranoid.back() == ' ')) {
+    paranoid.pop_back();
+  }
+  return std::string("build=") + kCatalogBuildConstant + "\nlibpfm=" + PfmLibraryIdentity() +
+         "\nparanoid=" + paranoid + "\n";
 }
 
-bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
-                      CatalogContents *contents) {
-  CacheDirectory held;
-  if (!held.Open(dir, false)) return false;
+bool LoadCatalogCache(const std::string &path, const std::string &key, CatalogContents *contents) {
   Kernel &kernel = CurrentKernel();
   const char *data = nullptr;
   size_t size = 0;
   FileStat info;
-  if (kernel.MapFile(held.Path(FileName(key)), &data, &size, &info) < 0) return false;
+  if (kernel.MapFile(path, &data, &size, &info) < 0) return false;
   // A file someone else could have written might claim anything: statuses, encodings.
-  bool trusted =
+  const bool trusted =
       info.owner == geteuid() && !(info.mode & (S_IWGRP | S_IWOTH)) && size <= kLargestFile;
-  bool loaded = trusted && DeserializeCatalog(std::string_view(data, size), key.text, contents);
+  const bool loaded = trusted && DeserializeCatalog(std::string_view(data, size), key, contents);
   kernel.UnmapFile(data, size);
   return loaded;
 }
 
-void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+void StoreCatalogCache(const std::string &path, const std::string &key,
                        const CatalogContents &contents) {
-  static std::atomic<unsigned> sequence{0};
-  CacheDirectory held;
-  if (!held.Open(dir, true)) return;
-  Kernel &kernel = CurrentKernel();
-  std::string path = held.Path(FileName(key));
-  std::string temporary = path + kTemporaryMark + std::to_string(getpid()) + "." +
-                          std::to_string(sequence.fetch_add(1));
-  if (kernel.WriteNewFile(temporary, SerializeCatalog(key.text, contents), 0600) < 0 ||
-      kernel.Rename(temporary, path) < 0) {
-    kernel.Unlink(temporary);
-    return;
-  }
-  RemoveStaleFiles(held, FileName(key));
+  CurrentKernel().WriteFileAtomically(path, SerializeCatalog(key, contents), 0600);
 }
 
 }  // namespace pmapi

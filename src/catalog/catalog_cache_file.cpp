@@ -12,7 +12,9 @@ namespace pmapi {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'M', 'A', 'P', 'I', 'C', 'A', 'T'};
-constexpr uint32_t kLayoutVersion = 1;
+// The cache's one format version: bumped whenever the layout or the meaning of a stored field
+// changes.
+constexpr uint32_t kLayoutVersion = 2;
 // The fewest payload bytes one event takes (id, source, status, known flag, four empty
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;

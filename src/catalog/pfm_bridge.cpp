@@ -86,11 +86,11 @@ std::string PfmEventsOfPmu(int pmu, PfmPmu *info, bool *present, std::vector<Pfm
 }
 
 std::string PfmLibraryIdentity() {
-  std::string build_id = BuildIdOfObjectContaining(reinterpret_cast<const void *>(pfm_initialize));
-  if (build_id.empty()) return "";
   int version = pfm_get_version();
-  return std::to_string(PFM_MAJ_VERSION(version)) + "." + std::to_string(PFM_MIN_VERSION(version)) +
-         " " + build_id;
+  std::string identity =
+      std::to_string(PFM_MAJ_VERSION(version)) + "." + std::to_string(PFM_MIN_VERSION(version));
+  std::string build_id = BuildIdOfObjectContaining(reinterpret_cast<const void *>(pfm_initialize));
+  return build_id.empty() ? identity : identity + " " + build_id;
 }
 
 std::string PfmEncode(const std::string &event, PfmEncoding *encoding) {

@@ -26,8 +26,9 @@ std::set<std::string> FunctionsDeclaredInHeader() {
 }
 
 // The extensions docs/ documents beyond the header: the pthread_create
-// interposer (docs/counting.md, threads of a counting-group member).
-const std::set<std::string> kDocumentedExtensions = {"pthread_create"};
+// interposer (docs/counting.md, threads of a counting-group member); the
+// catalog's pm_catalog_add_event (include/pmapi_catalog.h).
+const std::set<std::string> kDocumentedExtensions = {"pthread_create", "pm_catalog_add_event"};
 
 // Every symbol libpmapi.so defines in its dynamic symbol table, read from the
 // loaded object's own .dynsym (DT_SYMTAB, sized by DT_HASH or DT_GNU_HASH):
