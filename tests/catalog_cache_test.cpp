@@ -21,9 +21,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
-#include "catalog/catalog_cache_file.h"
 #include "catalog/catalog_contents.h"
-#include "catalog/hash64.h"
 #include "catalog/table_loader.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
@@ -224,7 +222,7 @@ TEST_F(CatalogCache, TableErrorIsReportedAndNotStored) {
   EXPECT_FALSE(second->from_cache());
 }
 
-// The parts of a file, following the layout in catalog_cache_file.h.
+// The parts of a file, following the layout in catalog_cache.h.
 struct FileParts {
   std::string header;  // magic, version, key length, key, payload length
   std::string payload;

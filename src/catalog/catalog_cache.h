@@ -9,9 +9,22 @@
 // tables), libpfm4's version, and kernel.perf_event_paranoid. Two kernel-seam calls do all the
 // file work: MapFile to read, WriteFileAtomically to write. Every failure is silent and costs
 // only the time of building from the sources.
+//
+// The file's bytes, native byte order (the file never leaves the machine that wrote it):
+//   "PMAPICAT", u32 format version, u32 key length, the key text,
+//   u64 payload length, u64 Hash64 of the payload, the payload:
+//     proc_name, tracefs_root, table_position, table_count, the id ranges, then every event:
+//     id, source, status, the known encoding if any, short_name, long_name, description,
+//     encoding (strings as u32 length + bytes).
+// Reading checks everything before trusting it: magic, version, key, length, checksum, every
+// bound, every enum value, and ContentsConsistent(). A file that fails any check is treated as
+// absent; reading never crashes on bad bytes.
 #pragma once
 
+#include <stdint.h>
+
 #include <string>
+#include <string_view>
 
 #include "catalog/catalog_contents.h"
 
@@ -43,5 +56,15 @@ bool LoadCatalogCache(const std::string &path, const std::string &key, CatalogCo
 // Failures are ignored.
 void StoreCatalogCache(const std::string &path, const std::string &key,
                        const CatalogContents &contents);
+
+// The file's bytes for `contents` under `key`.
+std::string SerializeCatalog(const std::string &key, const CatalogContents &contents);
+
+// True and `contents` filled when `bytes` is an intact file written under exactly `key`.
+bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogContents *contents);
+
+// The file's checksum: a fast 64-bit hash of bytes, eight at a time. Not cryptographic: it
+// guards against accidents (a torn write, a flipped bit), not against someone forging a file.
+uint64_t Hash64(std::string_view bytes, uint64_t seed = 0);
 
 }  // namespace pmapi
