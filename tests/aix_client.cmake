@@ -6,4 +6,4 @@ set_target_properties(aix_client PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
 target_compile_options(aix_client PRIVATE -Wall -Wextra -pedantic -Werror)
 add_test(NAME aix.client COMMAND aix_client)
 set_tests_properties(aix.client PROPERTIES
-                     ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache")
+                     ENVIRONMENT "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/test-runtime")

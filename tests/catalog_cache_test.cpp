@@ -1,6 +1,6 @@
-// The on-disk catalog cache: a hit restores exactly what the sources gave without asking them
-// again; any change of a key fact misses; a damaged, foreign or unwritable cache is ignored and
-// never breaks the catalog; where the cache lives and how it is switched off.
+// The catalog cache file: a hit restores exactly what the sources gave without asking them
+// again; a changed key fact misses; a damaged, foreign or unwritable file is ignored and never
+// breaks the catalog; where the file lives and when there is none.
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
@@ -21,10 +21,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
-#include "catalog/catalog_cache_file.h"
-#include "catalog/catalog_cache_key.h"
 #include "catalog/catalog_contents.h"
-#include "catalog/hash64.h"
 #include "catalog/table_loader.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
@@ -39,7 +36,7 @@ using pmapi_test::FakeKernel;
 using pmapi_test::ScopedKernel;
 
 constexpr const char *kAvailableEvents = "/sys/kernel/tracing/available_events";
-constexpr const char *kBootId = "/proc/sys/kernel/random/boot_id";
+constexpr const char *kParanoid = "/proc/sys/kernel/perf_event_paranoid";
 
 std::string ReadAll(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -59,28 +56,27 @@ std::vector<std::string> Files(const std::string &dir) {
   return names;
 }
 
-// Every test gets its own cache directory (and a parent, to see it created) and a kernel
-// double that serves a small, fixed tracefs so that the catalog is quick and deterministic.
+// Every test gets its own directory and a kernel double that serves a small, fixed tracefs so
+// that the catalog is quick and deterministic.
 class CatalogCache : public ::testing::Test {
  protected:
   void SetUp() override {
     char pattern[] = "/tmp/pmapi-cache-test-XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
-    root_ = pattern;
-    dir_ = root_ + "/cache/libpmapi";
+    dir_ = pattern;
+    path_ = dir_ + "/libpmapi-catalog.bin";
     kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
     kernel_.SetFile("/sys/kernel/tracing/events/fake/one/id", "4242\n");
   }
   void TearDown() override {
-    std::string command = "rm -rf '" + root_ + "'";
+    std::string command = "rm -rf '" + dir_ + "'";
     ASSERT_EQ(system(command.c_str()), 0);
   }
 
-  std::unique_ptr<Catalog> Build() { return Catalog::BuildCached(dir_); }
-  std::string CacheFile() { return pmapi::CatalogCachePath(dir_, pmapi::ComputeCatalogCacheKey()); }
+  std::unique_ptr<Catalog> Build() { return Catalog::BuildCached(path_); }
 
-  std::string root_;
   std::string dir_;
+  std::string path_;
   FakeKernel kernel_;
   ScopedKernel installed_{&kernel_};
 };
@@ -108,9 +104,7 @@ TEST_F(CatalogCache, MissBuildsAndStoresThenHitRestoresTheSameCatalog) {
   ASSERT_TRUE(built->load_status().ok()) << built->load_status().detail();
   EXPECT_EQ(Files(dir_).size(), 1u) << "one file, no temporary left behind";
   struct stat info;
-  ASSERT_EQ(stat(dir_.c_str(), &info), 0);
-  EXPECT_EQ(info.st_mode & 0777, 0700u) << "the directory is private";
-  ASSERT_EQ(stat(CacheFile().c_str(), &info), 0);
+  ASSERT_EQ(stat(path_.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
 
   std::unique_ptr<Catalog> restored = Build();
@@ -150,46 +144,53 @@ TEST_F(CatalogCache, HitAsksNeitherTracefsNorTheKernel) {
   EXPECT_EQ(table.config, static_cast<uint64_t>(PERF_COUNT_SW_TASK_CLOCK));
 }
 
-TEST_F(CatalogCache, EveryChangedFactMisses) {
+TEST_F(CatalogCache, ChangedKeyMissesAndRewritesTheOneFile) {
   ASSERT_FALSE(Build()->from_cache());
   ASSERT_TRUE(Build()->from_cache());
+  kernel_.SetFile(kParanoid, "-1\n");
+  EXPECT_FALSE(Build()->from_cache()) << "another perf_event_paranoid";
+  EXPECT_TRUE(Build()->from_cache()) << "stored under the new key";
+  EXPECT_EQ(Files(dir_).size(), 1u) << "replaced, not added to";
+  kernel_.SetFile(kParanoid, "2\n");
+  EXPECT_FALSE(Build()->from_cache()) << "the file holds only the newest key";
 
-  // Each change below must miss; the rebuilt catalog is stored under the new key, so the
-  // next build with the same change hits again.
-  auto expect_miss_then_hit = [this](const char *what) {
-    EXPECT_FALSE(Build()->from_cache()) << what;
-    EXPECT_TRUE(Build()->from_cache()) << what;
-  };
-  kernel_.SetFile(kBootId, "00000000-0000-0000-0000-000000000001\n");
-  expect_miss_then_hit("another boot");
-  kernel_.SetFile("/proc/sys/kernel/perf_event_paranoid", "-1\n");
-  expect_miss_then_hit("another perf_event_paranoid");
-  kernel_.SetFile("/proc/self/status", "Name:\tx\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t0\n");
-  expect_miss_then_hit("other privileges");
-  kernel_.SetFile("/proc/modules", "kvm_amd 1 0 - Live 0x0\n");
-  expect_miss_then_hit("a module loaded");
-  kernel_.FailWith(FakeKernel::Op::kAccess, EACCES, kAvailableEvents);
-  expect_miss_then_hit("tracefs no longer readable");
-  kernel_.SetDirectory("/sys/bus/event_source/devices", {"cpu", "software", "tracepoint"});
-  expect_miss_then_hit("another PMU set");
-  setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen3", 1);
-  expect_miss_then_hit("libpfm4's environment");
-  unsetenv("LIBPFM_FORCE_PMU");
+  // A file of another build: the same layout, another key.
+  pmapi::CatalogContents contents;
+  ASSERT_TRUE(pmapi::DeserializeCatalog(ReadAll(path_), pmapi::CatalogCacheKey(), &contents));
+  WriteAll(path_, pmapi::SerializeCatalog("build=another\n", contents));
+  EXPECT_FALSE(Build()->from_cache()) << "another build";
+  EXPECT_TRUE(Build()->from_cache());
+}
 
-  // The run-time tables: their directory and every byte of their files.
-  std::string events_dir = root_ + "/events";
-  ASSERT_EQ(mkdir(events_dir.c_str(), 0700), 0);
-  WriteAll(events_dir + "/site.tbl", "50001 | PM_SITE | Site | exact | perf::CYCLES | A.\n");
-  setenv(pmapi::kEventsDirVariable, events_dir.c_str(), 1);
-  EXPECT_FALSE(Build()->from_cache()) << "a tables directory";
-  std::unique_ptr<Catalog> hit = Build();
-  EXPECT_TRUE(hit->from_cache());
-  ASSERT_NE(hit->FindName("PM_SITE"), nullptr);
-  WriteAll(events_dir + "/site.tbl", "50001 | PM_SITE | Site | exact | perf::CYCLES | B.\n");
-  std::unique_ptr<Catalog> edited = Build();
-  EXPECT_FALSE(edited->from_cache()) << "an edited table";
-  EXPECT_EQ(edited->FindName("PM_SITE")->description.substr(0, 2), "B.");
-  unsetenv(pmapi::kEventsDirVariable);
+TEST_F(CatalogCache, KeyNamesTheBuildLibpfmAndParanoidAndNothingElse) {
+  const std::string key = pmapi::CatalogCacheKey();
+  EXPECT_EQ(key.find(std::string("build=") + pmapi::kCatalogBuildConstant + "\n"), 0u) << key;
+  EXPECT_EQ(strlen(pmapi::kCatalogBuildConstant), 64u) << "a SHA-256 in hex";
+  EXPECT_NE(key.find("\nlibpfm=4."), std::string::npos) << key;
+  EXPECT_NE(key.find("\nparanoid="), std::string::npos) << key;
+  EXPECT_EQ(pmapi::CatalogCacheKey(), key) << "nothing in it changes by itself";
+  // No boot id, no modules, no tracefs: only the one procfs read.
+  int reads = kernel_.Calls(FakeKernel::Op::kReadFile);
+  pmapi::CatalogCacheKey();
+  EXPECT_EQ(kernel_.Calls(FakeKernel::Op::kReadFile), reads + 1);
+  kernel_.FailWith(FakeKernel::Op::kReadFile, EACCES, kParanoid);
+  EXPECT_EQ(pmapi::CatalogCacheKey(), "") << "a fact that cannot be read means no cache";
+  std::unique_ptr<Catalog> catalog = Build();
+  EXPECT_FALSE(catalog->from_cache());
+  EXPECT_NE(catalog->FindName("task-clock"), nullptr);
+  EXPECT_TRUE(Files(dir_).empty()) << "nothing stored under a key that cannot tell";
+}
+
+TEST_F(CatalogCache, TheCacheUsesTwoFileCallsOfTheSeam) {
+  Build();
+  Build();
+  EXPECT_EQ(kernel_.Calls(FakeKernel::Op::kMapFile), 2);
+  EXPECT_EQ(kernel_.Calls(FakeKernel::Op::kWriteFileAtomically), 1);
+  for (FakeKernel::Op op :
+       {FakeKernel::Op::kAccess, FakeKernel::Op::kStat, FakeKernel::Op::kMakeDirectory,
+        FakeKernel::Op::kWriteNewFile, FakeKernel::Op::kRename, FakeKernel::Op::kUnlink}) {
+    EXPECT_EQ(kernel_.Calls(op), 0) << static_cast<int>(op);
+  }
 }
 
 TEST_F(CatalogCache, ConcurrentWritersLeaveOneIntactFile) {
@@ -208,25 +209,8 @@ TEST_F(CatalogCache, ConcurrentWritersLeaveOneIntactFile) {
   EXPECT_EQ(restored->events().size(), sizes[0]);
 }
 
-TEST_F(CatalogCache, KeyStaysTheSameWhenNothingChanged) {
-  pmapi::CatalogCacheKey first = pmapi::ComputeCatalogCacheKey();
-  pmapi::CatalogCacheKey second = pmapi::ComputeCatalogCacheKey();
-  ASSERT_FALSE(first.text.empty()) << "this machine has build ids, a boot id and procfs";
-  EXPECT_EQ(first.text, second.text);
-  EXPECT_EQ(first.file_tag.size(), 16u);
-  EXPECT_NE(first.text.find("boot="), std::string::npos);
-  // Nothing that waits for the kernel's event_mutex (dynamic_events, available_events) is read.
-  kernel_.FailWith(FakeKernel::Op::kReadFile, EIO, "/sys/kernel/tracing/");
-  EXPECT_EQ(pmapi::ComputeCatalogCacheKey().text, first.text);
-  // Module use counts change all the time; only the names are part of the key.
-  kernel_.SetFile("/proc/modules", "kvm 3 1 kvm_amd, Live 0x0\n");
-  std::string with_module = pmapi::ComputeCatalogCacheKey().text;
-  kernel_.SetFile("/proc/modules", "kvm 3 2 kvm_amd,x Live 0x0\n");
-  EXPECT_EQ(pmapi::ComputeCatalogCacheKey().text, with_module);
-}
-
 TEST_F(CatalogCache, TableErrorIsReportedAndNotStored) {
-  std::string events_dir = root_ + "/events";
+  std::string events_dir = dir_ + "/events";
   ASSERT_EQ(mkdir(events_dir.c_str(), 0700), 0);
   WriteAll(events_dir + "/bad.tbl", "not a table line\n");
   setenv(pmapi::kEventsDirVariable, events_dir.c_str(), 1);
@@ -238,16 +222,7 @@ TEST_F(CatalogCache, TableErrorIsReportedAndNotStored) {
   EXPECT_FALSE(second->from_cache());
 }
 
-TEST_F(CatalogCache, NoBootIdMeansNoCache) {
-  kernel_.FailWith(FakeKernel::Op::kReadFile, ENOENT, kBootId);
-  EXPECT_TRUE(pmapi::ComputeCatalogCacheKey().text.empty());
-  std::unique_ptr<Catalog> catalog = Build();
-  EXPECT_FALSE(catalog->from_cache());
-  EXPECT_NE(catalog->FindName("task-clock"), nullptr);
-  EXPECT_TRUE(Files(dir_).empty()) << "nothing stored under a key that cannot tell boots apart";
-}
-
-// The parts of a file, following the layout in catalog_cache_file.h.
+// The parts of a file, following the layout in catalog_cache.h.
 struct FileParts {
   std::string header;  // magic, version, key length, key, payload length
   std::string payload;
@@ -269,7 +244,7 @@ std::string Seal(const FileParts &parts) {
 
 TEST_F(CatalogCache, DamagedFilesAreIgnoredAndReplaced) {
   std::unique_ptr<Catalog> built = Build();
-  std::string path = CacheFile();
+  std::string path = path_;
   std::string good = ReadAll(path);
   ASSERT_GT(good.size(), 1000u);
 
@@ -299,8 +274,8 @@ TEST_F(CatalogCache, DamagedFilesAreIgnoredAndReplaced) {
 
 TEST_F(CatalogCache, ReaderChecksWhatTheChecksumCannot) {
   Build();
-  std::string key = pmapi::ComputeCatalogCacheKey().text;
-  std::string good = ReadAll(CacheFile());
+  std::string key = pmapi::CatalogCacheKey();
+  std::string good = ReadAll(path_);
   pmapi::CatalogContents contents;
   ASSERT_TRUE(pmapi::DeserializeCatalog(good, key, &contents));
   EXPECT_FALSE(pmapi::DeserializeCatalog(good, key + "x", &contents)) << "another key";
@@ -356,25 +331,20 @@ TEST_F(CatalogCache, InconsistentContentsAreRefused) {
   EXPECT_FALSE(pmapi::ContentsConsistent(bad));
 }
 
-TEST_F(CatalogCache, UnwritableDirectoryOnlyCostsTheCache) {
-  kernel_.FailWith(FakeKernel::Op::kMakeDirectory, EROFS);
+TEST_F(CatalogCache, MissingDirectoryOnlyCostsTheCache) {
+  path_ = dir_ + "/no-such-directory/libpmapi-catalog.bin";
   std::unique_ptr<Catalog> catalog = Build();
   EXPECT_FALSE(catalog->from_cache());
   ASSERT_TRUE(catalog->load_status().ok());
   EXPECT_NE(catalog->FindName("fake:one"), nullptr);
   EXPECT_FALSE(Build()->from_cache());
-  EXPECT_TRUE(Files(root_ + "/cache").empty());
+  EXPECT_TRUE(Files(dir_).empty()) << "no directory is made";
 }
 
-TEST_F(CatalogCache, FailedWriteOrRenameLeavesNoFile) {
-  kernel_.FailWith(FakeKernel::Op::kWriteNewFile, ENOSPC);
+TEST_F(CatalogCache, FailedWriteLeavesNoFile) {
+  kernel_.FailWith(FakeKernel::Op::kWriteFileAtomically, ENOSPC);
   EXPECT_FALSE(Build()->from_cache());
   EXPECT_TRUE(Files(dir_).empty());
-  kernel_.Clear();
-  kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
-  kernel_.FailWith(FakeKernel::Op::kRename, EACCES);
-  EXPECT_FALSE(Build()->from_cache());
-  EXPECT_TRUE(Files(dir_).empty()) << "the temporary file is removed";
   kernel_.Clear();
   kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
   EXPECT_FALSE(Build()->from_cache());
@@ -391,73 +361,74 @@ TEST_F(CatalogCache, UnreadableFileIsRebuiltAndReplaced) {
   EXPECT_EQ(Files(dir_).size(), 1u);
 }
 
-TEST_F(CatalogCache, AnotherUsersDirectoryIsLeftAlone) {
-  if (geteuid() != 0) GTEST_SKIP() << "making a directory of another user needs root";
-  // As when sudo keeps the caller's HOME: the cache directories belong to someone else.
-  std::string parent = root_ + "/cache";
-  ASSERT_EQ(mkdir(parent.c_str(), 0755), 0);
-  ASSERT_EQ(chown(parent.c_str(), 12345, 12345), 0);
-  EXPECT_FALSE(Build()->from_cache());
-  EXPECT_TRUE(Files(parent).empty()) << "libpmapi/ is not created in another user's directory";
-  ASSERT_EQ(mkdir(dir_.c_str(), 0755), 0);
-  ASSERT_EQ(chown(dir_.c_str(), 12345, 12345), 0);
-  EXPECT_FALSE(Build()->from_cache());
-  EXPECT_TRUE(Files(dir_).empty()) << "nothing is written into another user's directory";
-}
-
 TEST_F(CatalogCache, FileOthersCouldHaveWrittenIsIgnored) {
   Build();
-  std::string path = CacheFile();
   ASSERT_TRUE(Build()->from_cache());
-  ASSERT_EQ(chmod(path.c_str(), 0620), 0);
+  ASSERT_EQ(chmod(path_.c_str(), 0620), 0);
   EXPECT_FALSE(Build()->from_cache()) << "group-writable";
   ASSERT_TRUE(Build()->from_cache()) << "rewritten with mode 0600";
+  ASSERT_EQ(chmod(path_.c_str(), 0602), 0);
+  EXPECT_FALSE(Build()->from_cache()) << "writable by others";
+  ASSERT_TRUE(Build()->from_cache());
   if (geteuid() != 0) GTEST_SKIP() << "changing a file's owner needs root";
-  ASSERT_EQ(chown(path.c_str(), 12345, 12345), 0);
+  ASSERT_EQ(chown(path_.c_str(), 12345, 12345), 0);
   EXPECT_FALSE(Build()->from_cache()) << "another user's file";
+  struct stat info;
+  ASSERT_EQ(stat(path_.c_str(), &info), 0);
+  EXPECT_EQ(info.st_uid, geteuid()) << "replaced by one of ours";
 }
 
-TEST_F(CatalogCache, OnlyTheNewestOtherFilesAreKept) {
+TEST_F(CatalogCache, LinkAtThePathIsNeitherReadNorWrittenThrough) {
   Build();
-  ASSERT_EQ(Files(dir_).size(), 1u);
-  std::string previous_boot = CacheFile();
-  // Other builds' files, written 1..5 days ago, and a temporary file a killed writer left.
-  std::vector<std::string> builds;
-  for (int age = 1; age <= 5; ++age) {
-    builds.push_back(dir_ + "/catalog-000000000000000" + std::to_string(age) + ".bin");
-    WriteAll(builds.back(), "x");
-    timeval written = {time(nullptr) - age * 24 * 3600, 0};
-    timeval times[2] = {written, written};
-    ASSERT_EQ(utimes(builds.back().c_str(), times), 0);
-  }
-  std::string old_temporary = dir_ + "/catalog-0000000000000009.bin.tmp.1.0";
-  std::string recent_temporary = dir_ + "/catalog-0000000000000009.bin.tmp.2.0";
-  std::string unrelated = dir_ + "/notes.txt";
-  for (const std::string &path : {old_temporary, recent_temporary, unrelated}) WriteAll(path, "x");
-  timeval long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
-  ASSERT_EQ(utimes(old_temporary.c_str(), long_ago), 0);
-  ASSERT_EQ(utimes(unrelated.c_str(), long_ago), 0);
-
-  // A new boot has a file of its own; the previous boot's is now one of the others.
-  kernel_.SetFile(kBootId, "00000000-0000-0000-0000-000000000002\n");
-  ASSERT_FALSE(Build()->from_cache());
-  ASSERT_NE(CacheFile(), previous_boot);
-  EXPECT_EQ(access(CacheFile().c_str(), F_OK), 0);
-  EXPECT_EQ(access(previous_boot.c_str(), F_OK), 0) << "the newest other file";
-  for (int age = 1; age <= 5; ++age) {
-    bool kept = access(builds[static_cast<size_t>(age - 1)].c_str(), F_OK) == 0;
-    EXPECT_EQ(kept, age <= 2) << "the file of " << age << " days ago";
-  }
-  EXPECT_NE(access(old_temporary.c_str(), F_OK), 0);
-  EXPECT_EQ(access(recent_temporary.c_str(), F_OK), 0) << "perhaps being written right now";
-  EXPECT_EQ(access(unrelated.c_str(), F_OK), 0) << "not ours to remove";
+  const std::string good = ReadAll(path_);
+  // A valid cache file elsewhere, reached only through a link: not read.
+  const std::string elsewhere = dir_ + "/elsewhere.bin";
+  ASSERT_EQ(rename(path_.c_str(), elsewhere.c_str()), 0);
+  ASSERT_EQ(symlink(elsewhere.c_str(), path_.c_str()), 0);
+  EXPECT_FALSE(Build()->from_cache()) << "the link is not followed";
+  struct stat info;
+  ASSERT_EQ(lstat(path_.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISREG(info.st_mode)) << "the link is replaced by a file";
+  EXPECT_EQ(ReadAll(elsewhere), good) << "what the link pointed at is untouched";
+  // A link to a file that is not ours to write: it stays as it was.
+  const std::string victim = dir_ + "/victim";
+  WriteAll(victim, "precious");
+  ASSERT_EQ(unlink(path_.c_str()), 0);
+  ASSERT_EQ(symlink(victim.c_str(), path_.c_str()), 0);
+  EXPECT_FALSE(Build()->from_cache());
+  EXPECT_EQ(ReadAll(victim), "precious");
+  EXPECT_TRUE(Build()->from_cache());
 }
 
-// DefaultCatalogCacheDirectory reads the environment; each case sets what it needs.
-class CacheDirectory : public ::testing::Test {
+TEST_F(CatalogCache, SpecialFilesAtThePathDoNotHangOrBreakTheCatalog) {
+  // A FIFO would block a reader that opened it plainly until someone wrote to it.
+  ASSERT_EQ(mkfifo(path_.c_str(), 0600), 0);
+  pid_t child = fork();
+  if (child == 0) {
+    alarm(60);
+    std::unique_ptr<Catalog> catalog = Build();
+    _exit(!catalog->from_cache() && catalog->FindName("fake:one") ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  // A directory by that name: no cache, and nothing in it is touched.
+  ASSERT_EQ(unlink(path_.c_str()), 0);
+  ASSERT_EQ(mkdir(path_.c_str(), 0700), 0);
+  WriteAll(path_ + "/inside", "x");
+  EXPECT_FALSE(Build()->from_cache());
+  EXPECT_FALSE(Build()->from_cache());
+  EXPECT_EQ(ReadAll(path_ + "/inside"), "x");
+  EXPECT_EQ(Files(dir_).size(), 1u) << "no temporary file left beside it";
+}
+
+// DefaultCatalogCachePath reads the environment; each case sets what it needs.
+class CachePath : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char *name : {"HOME", "XDG_CACHE_HOME", pmapi::kNoCacheVariable}) {
+    for (const char *name : {"XDG_RUNTIME_DIR", pmapi::kNoCacheVariable, pmapi::kEventsDirVariable,
+                             "LIBPFM_FORCE_PMU"}) {
       const char *value = getenv(name);
       saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
       unsetenv(name);
@@ -473,28 +444,33 @@ class CacheDirectory : public ::testing::Test {
     }
   }
   std::vector<std::pair<const char *, std::optional<std::string>>> saved_;
+  const std::string file_ = "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 };
 
-TEST_F(CacheDirectory, XdgThenHomeThenNone) {
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "");
-  setenv("HOME", "/home/someone", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "/home/someone/.cache/libpmapi");
-  setenv("XDG_CACHE_HOME", "relative/ignored", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "/home/someone/.cache/libpmapi");
-  setenv("XDG_CACHE_HOME", "/var/cache/someone", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "/var/cache/someone/libpmapi");
+TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakes) {
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
+  setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
+  setenv("XDG_RUNTIME_DIR", "relative/ignored", 1);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
 }
 
-TEST_F(CacheDirectory, NoCacheVariableSwitchesItOff) {
-  setenv("HOME", "/home/someone", 1);
+TEST_F(CachePath, NoCacheWhenSwitchedOffOrWhenTheEnvironmentShapesTheCatalog) {
+  setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
   setenv(pmapi::kNoCacheVariable, "1", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "");
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "");
   setenv(pmapi::kNoCacheVariable, "yes", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "");
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "");
   setenv(pmapi::kNoCacheVariable, "0", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "/home/someone/.cache/libpmapi");
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
   setenv(pmapi::kNoCacheVariable, "", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCacheDirectory(), "/home/someone/.cache/libpmapi");
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
+  setenv(pmapi::kEventsDirVariable, "/etc/site-events", 1);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "") << "site tables are read afresh";
+  setenv(pmapi::kEventsDirVariable, "", 1);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
+  setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen3", 1);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "") << "libpfm4's environment";
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ foreach(case ${HPM_CASES})
            COMMAND ${Python3_EXECUTABLE} ${HPM_TEST_DIR}/run_scenario.py ${case}
                    $<TARGET_FILE:hpm_scenarios>)
   set_tests_properties(hpm.${case} PROPERTIES ENVIRONMENT
-                       "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache")
+                       "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/test-runtime")
 endforeach()
 
 if(CMAKE_Fortran_COMPILER_LOADED)
@@ -44,7 +44,7 @@ if(CMAKE_Fortran_COMPILER_LOADED)
              COMMAND ${Python3_EXECUTABLE} ${HPM_TEST_DIR}/run_scenario.py ${case}
                      $<TARGET_FILE:hpm_${case}> $<TARGET_FILE:hpm_scenarios>)
     set_tests_properties(hpm.${case} PROPERTIES ENVIRONMENT
-                         "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache")
+                         "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/test-runtime")
   endforeach()
 endif()
 
@@ -66,7 +66,7 @@ if(NOT PMAPI_SANITIZE)
   target_compile_options(hpm_no_alloc PRIVATE ${PMAPI_WARNINGS})
   add_test(NAME hpm.no_allocation COMMAND hpm_no_alloc)
   set_tests_properties(hpm.no_allocation PROPERTIES ENVIRONMENT
-    "HPM_OUTPUT_NAME=${CMAKE_CURRENT_BINARY_DIR}/hpm_no_alloc.perfhpm;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache")
+    "HPM_OUTPUT_NAME=${CMAKE_CURRENT_BINARY_DIR}/hpm_no_alloc.perfhpm;XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/test-runtime")
 endif()
 
 if(TARGET pmapi_bench)

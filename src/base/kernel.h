@@ -62,6 +62,12 @@ class Kernel {
   virtual int Rename(const std::string &from, const std::string &to);
   // unlink(2).
   virtual int Unlink(const std::string &path);
+  // Replaces `path` with a file of `contents` and `mode` so that a reader sees the old file or
+  // the new one, never part of one: writes a new temporary file beside it (O_EXCL, no link
+  // followed) and renames it over `path` (a link at `path` is replaced, not followed). On
+  // failure the temporary file is removed and `path` is as it was.
+  virtual int WriteFileAtomically(const std::string &path, const std::string &contents,
+                                  mode_t mode);
 
   // User-space counter reads (src/base/perf_page_read.h), not pure either. MapPerfPage maps
   // the first page of perf event `fd` read-only: the perf_event_mmap_page the kernel keeps

@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+
 #include "base/kernel.h"
 
 namespace pmapi {
@@ -98,7 +100,8 @@ class LinuxKernel final : public Kernel {
   }
 
   int MapFile(const std::string &path, const char **data, size_t *size, FileStat *info) override {
-    int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO at `path` would otherwise wait for a writer; it is refused below.
+    int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return -errno;
     struct stat st;
     if (fstat(fd, &st) < 0) {
@@ -157,6 +160,20 @@ class LinuxKernel final : public Kernel {
   }
 
   int Unlink(const std::string &path) override { return unlink(path.c_str()) < 0 ? -errno : 0; }
+
+  int WriteFileAtomically(const std::string &path, const std::string &contents,
+                          mode_t mode) override {
+    // Unique per process and call, so that concurrent writers never share a temporary file.
+    static std::atomic<unsigned> sequence{0};
+    const std::string temporary =
+        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(sequence.fetch_add(1));
+    int err = WriteNewFile(temporary, contents, mode);
+    if (err == -EEXIST) return err;  // not ours to remove
+    if (err == 0 && rename(temporary.c_str(), path.c_str()) == 0) return 0;
+    if (err == 0) err = -errno;
+    unlink(temporary.c_str());
+    return err;
+  }
 
   int MapPerfPage(int fd, const perf_event_mmap_page **page) override {
     // One page and no ring buffer: the kernel allows that read-only.
@@ -217,6 +234,9 @@ int Kernel::Rename(const std::string &from, const std::string &to) {
   return RealKernel().Rename(from, to);
 }
 int Kernel::Unlink(const std::string &path) { return RealKernel().Unlink(path); }
+int Kernel::WriteFileAtomically(const std::string &path, const std::string &contents, mode_t mode) {
+  return RealKernel().WriteFileAtomically(path, contents, mode);
+}
 int Kernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
   return RealKernel().MapPerfPage(fd, page);
 }

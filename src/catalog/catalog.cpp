@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "catalog/added_events.h"
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
@@ -27,6 +28,8 @@ struct Catalog::Index {
 
   std::once_flag names_once;
   NameIndex names;
+
+  AddedEvents added;  // ids from order.positions.size() on
 };
 
 std::unique_ptr<Catalog> Catalog::Build() {
@@ -35,26 +38,26 @@ std::unique_ptr<Catalog> Catalog::Build() {
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
-std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_dir) {
-  if (cache_dir.empty()) return Build();
-  // The key is read before the sources: should the machine change while they are read, the
-  // stored catalog is filed under the older key, which no later process computes.
-  CatalogCacheKey key = ComputeCatalogCacheKey();
-  if (key.text.empty()) return Build();
+std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path) {
+  if (cache_path.empty()) return Build();
+  // The key is read before the sources: should perf_event_paranoid change while they are read,
+  // the stored catalog is filed under the older value, which no later process computes.
+  const std::string key = CatalogCacheKey();
+  if (key.empty()) return Build();
   CatalogContents contents;
-  if (LoadCatalogCache(cache_dir, key, &contents)) {
+  if (LoadCatalogCache(cache_path, key, &contents)) {
     return std::unique_ptr<Catalog>(new Catalog(std::move(contents), Status::Ok(), true));
   }
   Status status = AssembleCatalog(&contents);
   // A catalog with a table error is not stored: pm_initialize reports that error every time.
-  if (status.ok()) StoreCatalogCache(cache_dir, key, contents);
+  if (status.ok()) StoreCatalogCache(cache_path, key, contents);
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
 const Catalog &Catalog::Get() {
   static const Catalog *catalog = [] {
     bool real_kernel = &CurrentKernel() == &RealKernel();
-    return BuildCached(real_kernel ? DefaultCatalogCacheDirectory() : "").release();
+    return BuildCached(real_kernel ? DefaultCatalogCachePath() : "").release();
   }();  // lives until exit: lists point into it
   return *catalog;
 }
@@ -81,15 +84,20 @@ const std::string &Catalog::proc_name() const { return index_->contents.proc_nam
 
 std::vector<const CatalogEvent *> Catalog::InIdOrder() const {
   const std::vector<CatalogEvent> &events = index_->contents.events;
+  const size_t added = index_->added.size();
   std::vector<const CatalogEvent *> ordered;
-  ordered.reserve(events.size());
+  ordered.reserve(events.size() + added);
   for (size_t position : index_->order.positions) ordered.push_back(&events[position]);
+  for (size_t i = 0; i < added; ++i) ordered.push_back(index_->added.At(i));
   return ordered;
 }
 
 const CatalogEvent *Catalog::FindId(int id) const {
   const std::vector<size_t> &positions = index_->order.positions;
-  if (id < 0 || static_cast<size_t>(id) >= positions.size()) return nullptr;
+  if (id < 0) return nullptr;
+  if (static_cast<size_t>(id) >= positions.size()) {
+    return index_->added.At(static_cast<size_t>(id) - positions.size());
+  }
   return &index_->contents.events[positions[static_cast<size_t>(id)]];
 }
 
@@ -99,7 +107,19 @@ const CatalogEvent *Catalog::FindName(const std::string &name) const {
   const std::vector<CatalogEvent> &events = index_->contents.events;
   std::call_once(index_->names_once, [this, &events] { index_->names.Build(events); });
   size_t found = index_->names.Find(events, name);
-  return found < events.size() ? &events[found] : nullptr;
+  return found < events.size() ? &events[found] : index_->added.FindName(name);
+}
+
+Status Catalog::Add(const std::string &encoding, int *id) const {
+  if (encoding.empty()) return Status(Pmapi_InvalidArg, "the event string is empty");
+  const CatalogEvent *event = FindName(encoding);
+  if (!event) {
+    const int first_id = static_cast<int>(index_->order.positions.size());
+    Status status = index_->added.Add(encoding, index_->contents.tracefs_root, first_id, &event);
+    if (!status.ok()) return status;
+  }
+  *id = event->id;
+  return Status::Ok();
 }
 
 Status Catalog::Encode(const CatalogEvent &event, perf_event_attr *attr) const {

@@ -5,8 +5,8 @@
 // Built once per process on first use from: the events/ tables (compiled in,
 // plus $PMAPI_EVENTS_DIR/*.tbl), every event of the PMUs libpfm4 detects,
 // the kernel's software events, the sysfs PMU events and the tracefs
-// tracepoints -- or restored from the per-boot on-disk cache those sources
-// filled (catalog_cache.h), which is what makes a cold pm_initialize cheap.
+// tracepoints -- or restored from the cache file those sources filled
+// (catalog_cache.h), which is what makes a cold pm_initialize cheap.
 // Entries and their strings live until exit: the lists pm_initialize hands
 // out point into them.
 #pragma once
@@ -66,11 +66,10 @@ class Catalog {
   // A catalog read afresh from the current kernel seam and environment, touching no cache.
   // Tests build their own to see faked kernels or tables.
   static std::unique_ptr<Catalog> Build();
-  // The catalog the cache under `cache_dir` holds for this machine, boot, library and user
-  // (catalog_cache.h); when it holds none that matches, Build() and store the result there.
-  // "" means no cache: Build(). Never fails for the cache's sake: an unreadable, corrupt or
-  // unwritable cache only costs the time of Build().
-  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_dir);
+  // The catalog the cache file `cache_path` holds (catalog_cache.h) when its key matches;
+  // otherwise Build() and store the result there. "" means no cache: Build(). Never fails for
+  // the cache's sake: an unreadable, corrupt or unwritable file only costs the time of Build().
+  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_path);
   ~Catalog();
   Catalog(const Catalog &) = delete;
   Catalog &operator=(const Catalog &) = delete;
@@ -79,17 +78,25 @@ class Catalog {
   // one) failed to parse; the detail names file and line.
   const Status &load_status() const { return load_status_; }
 
-  // Every event, in storage order (not id order; see InIdOrder).
+  // Every event built or restored from the cache, in storage order (not id order; see
+  // InIdOrder). Events added with Add() are not in it.
   const std::vector<CatalogEvent> &events() const;
-  // Every event, by increasing id (ids are 0..events().size()-1): table events first
-  // (PM_CYC, PM_INST_CMPL, ...).
+  // Every event, by increasing id (ids are 0..events().size()-1, then the added events'):
+  // table events first (PM_CYC, PM_INST_CMPL, ...).
   std::vector<const CatalogEvent *> InIdOrder() const;
   const CatalogEvent *FindId(int id) const;
   // Ids 0..listed_count()-1 are the events pm_initialize lists; higher ids (tracepoints
-  // outside the listed set, hardware events beyond the list bound) are counted by name only.
+  // outside the listed set, hardware events beyond the list bound, added events) are counted
+  // by name only.
   size_t listed_count() const;
-  // Exact short name first, then case-insensitive.
+  // Exact short name first, then case-insensitive; added events after built ones.
   const CatalogEvent *FindName(const std::string &name) const;
+
+  // The id of the event `encoding` names: an event the catalog has (FindName), else one added
+  // now (added_events.h: a tracepoint created since the catalog was built, or a libpfm4
+  // string such as "INST_RETIRED:ANY_P" or "RETIRED_OPS:c=2"), with the next free id, so that
+  // no id moves. The only change a catalog ever makes; safe against concurrent readers.
+  Status Add(const std::string &encoding, int *id) const;
 
   // Fills type, config, config1, config2 (and nothing about mode) for
   // perf_event_open.

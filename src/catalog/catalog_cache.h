@@ -1,47 +1,70 @@
-// The per-boot on-disk catalog cache. Building the catalog from its sources costs a cold
-// pm_initialize several milliseconds (libpfm4's initialization, tracefs, kernel probes); the
-// cache lets every later process of the same boot, library builds and user read the result of
-// the first instead (docs/catalog.md, "The catalog cache").
+// The catalog cache: one file per user in $XDG_RUNTIME_DIR holding the catalog the sources gave
+// the first process, so that later ones restore it instead of initializing libpfm4, reading
+// tracefs and probing the kernel again (docs/catalog.md, "The catalog cache").
 //
-// Where: $XDG_CACHE_HOME/libpmapi, else $HOME/.cache/libpmapi; one file per libpmapi build,
-// libpfm4 build, effective uid and boot, catalog-<tag>.bin (catalog_cache_key.h). The path is
-// walked without following links and must pass the ownership rule of catalog_cache_directory.h
-// (no directory of another user on the way), else there is no cache. Off when
-// PMAPI_NO_CACHE is set (to anything but "" or "0"), in setuid/setgid programs, and when
-// neither variable is set. Every failure is silent and only costs the time of building from
-// the sources: an unwritable directory, a file of another owner, a damaged file.
+// $XDG_RUNTIME_DIR is the user's own directory on a tmpfs that is emptied at boot (and logout),
+// local to the machine: so the file needs no boot id, no pruning of old files, and never lands on
+// a home directory that a cluster's nodes share. The file is keyed on what its contents depend
+// on beyond this boot and user: the build constant (a digest of the library's sources and
+// tables), libpfm4's version, and kernel.perf_event_paranoid. Two kernel-seam calls do all the
+// file work: MapFile to read, WriteFileAtomically to write. Every failure is silent and costs
+// only the time of building from the sources.
+//
+// The file's bytes, native byte order (the file never leaves the machine that wrote it):
+//   "PMAPICAT", u32 format version, u32 key length, the key text,
+//   u64 payload length, u64 Hash64 of the payload, the payload:
+//     proc_name, tracefs_root, table_position, table_count, the id ranges, then every event:
+//     id, source, status, the known encoding if any, short_name, long_name, description,
+//     encoding (strings as u32 length + bytes).
+// Reading checks everything before trusting it: magic, version, key, length, checksum, every
+// bound, every enum value, and ContentsConsistent(). A file that fails any check is treated as
+// absent; reading never crashes on bad bytes.
 #pragma once
 
-#include <string>
+#include <stdint.h>
 
-#include "catalog/catalog_cache_key.h"
+#include <string>
+#include <string_view>
+
 #include "catalog/catalog_contents.h"
 
 namespace pmapi {
 
 constexpr const char *kNoCacheVariable = "PMAPI_NO_CACHE";
 
-// The cache directory this process uses, or "" for none (see above).
-std::string DefaultCatalogCacheDirectory();
+// A SHA-256 over the library's sources, headers and tables, made at build time
+// (build_constant.cmake): the same for every program built from the same sources.
+extern const char kCatalogBuildConstant[];
 
-// The file under `dir` that holds the catalog for `key`.
-std::string CatalogCachePath(const std::string &dir, const CatalogCacheKey &key);
+// The cache file this process uses, or "" for none: $XDG_RUNTIME_DIR (absolute), else
+// /run/user/<euid> (where the login manager makes it; used only if it exists), then
+// "libpmapi-catalog-<euid>.bin". None when PMAPI_NO_CACHE is set (to anything but "" or "0"),
+// in setuid/setgid programs (they must not trust a file the caller's environment names), and
+// when the catalog's contents would depend on more of the environment than the key says:
+// PMAPI_EVENTS_DIR set, or a LIBPFM_* variable (LIBPFM_FORCE_PMU and the like).
+std::string DefaultCatalogCachePath();
 
-// True and `contents` filled when `dir` passes the ownership rule and the file for `key` in it
-// exists (not as a link), belongs to this effective user,
-// is writable by no one else, and is an intact file written under exactly this key.
-bool LoadCatalogCache(const std::string &dir, const CatalogCacheKey &key,
-                      CatalogContents *contents);
+// The key a file must have been written under to be used here. "" when one of its facts cannot
+// be read (then there is no cache).
+std::string CatalogCacheKey();
 
-// Writes the file for `key` atomically (a private temporary file renamed over it, so readers
-// see the old file or the new one, never part of one), creating `dir` and its parent (mode
-// 0700) if needed, inside a directory of this user only, and only when the path passes the
-// ownership rule. Then keeps only the newest few other files (of other builds or boots; each
-// build of libpmapi, and each program linking libpmapi.a, has its own). Failures are ignored.
-//
-// The file is read through a read-only mapping. Writers never change a file in place (they
-// rename a new one over it), so a mapped file does not shrink under its reader.
-void StoreCatalogCache(const std::string &dir, const CatalogCacheKey &key,
+// True and `contents` filled when the file at `path` is a regular file (not a link) of this
+// effective user, writable by no one else, intact, and written under exactly `key`.
+bool LoadCatalogCache(const std::string &path, const std::string &key, CatalogContents *contents);
+
+// Replaces the file at `path` atomically (readers see the old file or the new one), mode 0600.
+// Failures are ignored.
+void StoreCatalogCache(const std::string &path, const std::string &key,
                        const CatalogContents &contents);
+
+// The file's bytes for `contents` under `key`.
+std::string SerializeCatalog(const std::string &key, const CatalogContents &contents);
+
+// True and `contents` filled when `bytes` is an intact file written under exactly `key`.
+bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogContents *contents);
+
+// The file's checksum: a fast 64-bit hash of bytes, eight at a time. Not cryptographic: it
+// guards against accidents (a torn write, a flipped bit), not against someone forging a file.
+uint64_t Hash64(std::string_view bytes, uint64_t seed = 0);
 
 }  // namespace pmapi

@@ -1,5 +1,5 @@
 // Everything a built catalog holds, as plain data: what the sources produce
-// (catalog_assembly.h), what the on-disk cache stores and restores (catalog_cache_file.h), and
+// (catalog_assembly.h), what the on-disk cache stores and restores (catalog_cache.h), and
 // what Catalog answers lookups from.
 #pragma once
 

@@ -44,9 +44,9 @@ void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events);
 // libpfm4 detected the PMU here.
 std::string PfmEventsOfPmu(int pmu, PfmPmu *info, bool *present, std::vector<PfmEvent> *events);
 
-// "<version> <build id>" of the libpfm4 loaded in this process, for the catalog cache key; ""
-// when the library carries no build id (then a rebuilt libpfm4 could not be told apart).
-// Does not initialize libpfm4.
+// "<version> <build id>" of the libpfm4 loaded in this process, for the catalog cache key
+// (just "<version>" when the library carries no build id: a rebuild of the same version then
+// looks the same). Does not initialize libpfm4.
 std::string PfmLibraryIdentity();
 
 // Encodes `event` ("pmu::EVENT:UMASK") for perf_event_open, user level by default. Returns ""

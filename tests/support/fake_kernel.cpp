@@ -167,4 +167,10 @@ int FakeKernel::Unlink(const std::string &path) {
   return pmapi::RealKernel().Unlink(path);
 }
 
+int FakeKernel::WriteFileAtomically(const std::string &path, const std::string &contents,
+                                    mode_t mode) {
+  if (int err = Check(Op::kWriteFileAtomically, path)) return -err;
+  return pmapi::RealKernel().WriteFileAtomically(path, contents, mode);
+}
+
 }  // namespace pmapi_test

@@ -29,6 +29,7 @@ class FakeKernel : public pmapi::Kernel {
     kWriteNewFile,
     kRename,
     kUnlink,
+    kWriteFileAtomically,
   };
 
   // Makes `op` fail with `err` (a positive errno). For the ops that take a path (kReadFile and
@@ -62,6 +63,8 @@ class FakeKernel : public pmapi::Kernel {
   int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) override;
   int Rename(const std::string &from, const std::string &to) override;
   int Unlink(const std::string &path) override;
+  int WriteFileAtomically(const std::string &path, const std::string &contents,
+                          mode_t mode) override;
 
  private:
   struct Failure {

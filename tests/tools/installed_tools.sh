@@ -389,18 +389,18 @@ sys.exit(0 if ok else 1)' "$work/interval.json"
   else
     echo "note: no strace here: the fallback stop is not checked"
   fi
-  # The command sees the environment pmcount was given, whatever pmcount did for pm_initialize.
-  PMAPI_EVENTS_DIR=/nonexistent "$pmcount" -o "$work/env.counts" \
+  # The command sees the environment pmcount was given: adding a libpfm4 string changes none.
+  mkdir "$work/no-tables"
+  PMAPI_EVENTS_DIR="$work/no-tables" "$pmcount" -o "$work/env.counts" \
     -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- \
     sh -c 'echo "${PMAPI_EVENTS_DIR-unset} ${PMAPI_NO_CACHE-unset}"' >"$work/env"
   check "the command's PMAPI_EVENTS_DIR and PMAPI_NO_CACHE as given" \
-    test "$(cat "$work/env")" = "/nonexistent unset"
+    test "$(cat "$work/env")" = "$work/no-tables unset"
   # A libpfm4 string with attributes is accepted (counted or <not supported> here).
   "$pmcount" -x, -e perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS -- true 2>"$work/pfm"
   check "libpfm4 string with attributes accepted" \
     grep -Eq '^([0-9]+|<not supported>),,perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS,' "$work/pfm"
-  # ... with a relative PMAPI_EVENTS_DIR holding a table of the user's: pmcount links that
-  # table into its own scratch directory, where a relative link would point nowhere.
+  # ... with a relative PMAPI_EVENTS_DIR holding a table of the user's.
   mkdir "$work/site"
   echo "# A site table with no records: only its being read matters." >"$work/site/site.tbl"
   n=$(random_n)

@@ -1,10 +1,12 @@
 #include "event_selection.h"
 
 #include <pmapi.h>
+#include <pmapi_catalog.h>
 
 #include <algorithm>
 #include <set>
 
+#include "base/last_error.h"
 #include "suggest.h"
 #include "tracefs_hint.h"
 
@@ -68,15 +70,13 @@ bool IsId(const std::string &name) {
          name.find_first_not_of("0123456789") == std::string::npos;
 }
 
-const CatalogEvent *Lookup(const std::string &name, const PfmStrings &pfm_strings) {
+// `refusal` receives, for a name the catalog could not add, libpfm4's complaint when the name
+// has the shape of a libpfm4 string with attributes (it may be a misspelt one).
+const CatalogEvent *Lookup(const std::string &name, std::string *refusal) {
   const Catalog &catalog = Catalog::Get();
   if (IsId(name)) return catalog.FindId(std::stoi(name));
   for (const Alias &alias : kPerfAliases) {
     if (name == alias.perf_name) return catalog.FindName(alias.catalog_name);
-  }
-  const std::string registered = pfm_strings.CatalogName(name);
-  if (!registered.empty()) {
-    if (const CatalogEvent *event = catalog.FindName(registered)) return event;
   }
   if (const CatalogEvent *event = catalog.FindName(CatalogSpelling(name))) return event;
   // A bare libpfm4 name ("RETIRED_INSTRUCTIONS"): try each PMU, as libpfm4 would.
@@ -85,17 +85,26 @@ const CatalogEvent *Lookup(const std::string &name, const PfmStrings &pfm_string
       if (const CatalogEvent *event = catalog.FindName(pmu + "::" + name)) return event;
     }
   }
+  // A libpfm4 string with umasks or attributes, or a tracepoint made since the catalog was
+  // built: the catalog adds it by its encoding, with an id of its own.
+  int id = 0;
+  const int rc = pm_catalog_add_event(name.c_str(), &id);
+  if (rc == 0) return catalog.FindId(id);
+  std::string event;
+  std::vector<std::string> attributes;
+  if (SplitPfmAttributes(name, &event, &attributes) && !attributes.empty()) {
+    *refusal = pmapi::LastDetailFor(rc);
+  }
   return nullptr;
 }
 
-std::string UnknownEvent(const std::string &name, const PfmStrings &pfm_strings) {
+std::string UnknownEvent(const std::string &name, const std::string &refusal) {
   if (IsId(name)) return "no event has the id " + name + " here (pmlist lists the ids)";
   // A tracepoint this user cannot see: the names close to it are beside the point.
   if (LooksLikeTracepoint(name)) {
     const std::string why = TracefsUnreadable();
     if (!why.empty()) return "unknown event '" + name + "': " + why;
   }
-  const std::string refusal = pfm_strings.Refusal(name);
   // Compare against every name, and against libpfm4 names without their PMU prefix, so that
   // "RETIRED_INSTRUCTION" finds "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS".
   std::vector<std::string> keys, shown;
@@ -104,7 +113,6 @@ std::string UnknownEvent(const std::string &name, const PfmStrings &pfm_strings)
     shown.push_back(alias.perf_name);
   }
   for (const CatalogEvent *event : Catalog::Get().InIdOrder()) {
-    if (event->short_name.compare(0, 9, "pmcount::") == 0) continue;
     keys.push_back(event->short_name);
     shown.push_back(event->short_name);
     const size_t sep = event->short_name.find("::");
@@ -124,8 +132,7 @@ std::string UnknownEvent(const std::string &name, const PfmStrings &pfm_strings)
     }
     if (names.size() == kMaxSuggestions) break;
   }
-  std::string message = "unknown event '" + name + "'";
-  if (!refusal.empty()) message += " (libpfm4: " + refusal + ")";
+  std::string message = refusal.empty() ? "unknown event '" + name + "'" : refusal;
   if (names.empty()) return message + "; no event here has a similar name (pmlist lists them all)";
   message += "; did you mean ";
   for (size_t i = 0; i < names.size(); ++i) {
@@ -250,7 +257,7 @@ bool Countable(const CatalogEvent &entry, std::string *reason) {
 }
 
 std::string SelectEvents(const Options &options, const std::vector<EventSpec> &specs,
-                         const PfmStrings &pfm_strings, Selection *selection) {
+                         Selection *selection) {
   Selection out;
   std::string error;
   if (!options.group.empty()) {
@@ -262,8 +269,9 @@ std::string SelectEvents(const Options &options, const std::vector<EventSpec> &s
     error = DefaultEvents(&out);
   } else {
     for (const EventSpec &spec : specs) {
-      const CatalogEvent *entry = Lookup(spec.name, pfm_strings);
-      if (!entry) return UnknownEvent(spec.name, pfm_strings);
+      std::string refusal;
+      const CatalogEvent *entry = Lookup(spec.name, &refusal);
+      if (!entry) return UnknownEvent(spec.name, refusal);
       for (const SelectedEvent &earlier : out.events) {
         if (earlier.entry == entry) return "event '" + spec.text + "' is given twice";
       }

@@ -10,7 +10,6 @@
 #include "catalog/group_catalog.h"
 #include "event_spec.h"
 #include "options.h"
-#include "pfm_strings.h"
 
 namespace pmcount {
 
@@ -37,9 +36,11 @@ struct Selection {
   std::vector<std::string> notes;
 };
 
-// Needs pm_initialize done. Returns "" or the error to print as a usage error.
+// Needs pm_initialize done. A name the catalog lacks (a libpfm4 string with attributes, a
+// tracepoint made since it was built) is added to it (pm_catalog_add_event). Returns "" or the
+// error to print as a usage error.
 std::string SelectEvents(const Options &options, const std::vector<EventSpec> &specs,
-                         const PfmStrings &pfm_strings, Selection *selection);
+                         Selection *selection);
 
 // Whether `entry` can be programmed here, and if not why, in a few words ("no hardware PMU
 // for it"), from the status and the catalog's description.

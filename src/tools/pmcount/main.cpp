@@ -21,7 +21,6 @@
 #include "mode.h"
 #include "options.h"
 #include "output_pattern.h"
-#include "pfm_strings.h"
 #include "printer.h"
 #include "session.h"
 
@@ -94,17 +93,13 @@ int Main(int argc, char **argv) {
     if (!error.empty()) return UsageError(error);
   }
 
-  PfmStrings pfm_strings;
-  error = pfm_strings.Prepare(specs);
-  if (!error.empty()) return Failure(error);
   pm_info2_t info;
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
-  pfm_strings.Restore();  // before the command inherits the environment
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
   Setup setup;
   setup.options = &options;
-  error = SelectEvents(options, specs, pfm_strings, &setup.selection);
+  error = SelectEvents(options, specs, &setup.selection);
   if (!error.empty()) return UsageError(error);
   Report report;
   report.notes = setup.selection.notes;
