@@ -54,6 +54,17 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
   return Status::Ok();
 }
 
+Program Program::ForEncodedEvent(int event_id, const std::string &name,
+                                 const perf_event_attr &attr) {
+  Program program;
+  ProgrammedEvent event;
+  event.event_id = event_id;
+  event.name = name;
+  event.attr = attr;
+  program.events_.push_back(std::move(event));
+  return program;
+}
+
 void Program::ToAix(bool counting, pm_prog_t *out) const {
   memset(out, 0, sizeof *out);
   out->mode = mode_;

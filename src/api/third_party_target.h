@@ -1,0 +1,63 @@
+// What both third-party families (_thread/_pthread, _group/_pgroup) do before their own work:
+// check the ids, then act under the third-party lock on the target's context, if any.
+#pragma once
+
+#include <sys/types.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "api/context_ops.h"
+#include "api/multiplex_ops.h"
+#include "api/targets.h"
+#include "core/last_error.h"
+#include "core/registry.h"
+
+namespace pmapi {
+
+// Runs `op(registry, context)` under Registry::third_party_calls() once (pid, tid, ptid) names
+// a possible target; `context` is the target's, or null when it has none. Returns op's code,
+// or the ids' failure, reported.
+template <typename Op>
+int WithThirdPartyTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  return op(registry, registry.FindTarget(pid, tid));
+}
+
+// Pmapi_ProgExists for a target that already has a context, naming the call that deletes it.
+inline int AlreadyProgrammed(pid_t pid, tid_t tid, const char *delete_call) {
+  return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
+                                      std::to_string(pid) + " is already programmed; " +
+                                      delete_call + " first");
+}
+
+// Translates a client's program, plain, _mx or _mm, and hands it to a family's `set_parsed`
+// (pid, tid, ptid, translation status, program), which reports the translation's failure in
+// its turn, after the target's.
+template <typename SetParsed>
+int TranslateAndSet(SetParsed set_parsed, pid_t pid, tid_t tid, ptid_t ptid,
+                    const pm_prog_t *prog) {
+  Program program;
+  Status status = ProgramFromClient(prog, &program);
+  return set_parsed(pid, tid, ptid, status, std::move(program));
+}
+template <typename SetParsed>
+int TranslateAndSet(SetParsed set_parsed, pid_t pid, tid_t tid, ptid_t ptid,
+                    const pm_prog_mx_t *prog) {
+  Program program;
+  Status status = ProgramFromMx(prog, &program);
+  return set_parsed(pid, tid, ptid, status, std::move(program));
+}
+template <typename SetParsed>
+int TranslateAndSet(SetParsed set_parsed, pid_t pid, tid_t tid, ptid_t ptid,
+                    const pm_prog_mm_t *prog) {
+  Program program;
+  Status status = ProgramFromMm(prog, &program);
+  return set_parsed(pid, tid, ptid, status, std::move(program));
+}
+
+}  // namespace pmapi
