@@ -89,12 +89,12 @@ TEST_F(NetbsdErrno, StartAndStopFailuresKeepTheKernelsErrno) {
 TEST_F(NetbsdErrno, ReadFailuresKeepTheKernelsErrno) {
   ASSERT_EQ(Configure(0, getppid_), 0);
   pmapi_test::InstalledKernel kernel;
-  kernel.FailWith(FakeKernel::Op::kRead, EIO);
+  kernel.FailWith(FakeKernel::Op::kRead, EINTR);
   uint64_t value = 0;
   EXPECT_EQ(pmc_get_info(0, PMC_INFO_COUNTER_VALUE, &value), -1);
-  EXPECT_EQ(errno, EIO);
+  EXPECT_EQ(errno, EINTR);
   EXPECT_EQ(pmc_get_info(0, PMC_INFO_ACCUMULATED_COUNTER_VALUE, &value), -1);
-  EXPECT_EQ(errno, EIO);
+  EXPECT_EQ(errno, EINTR);
 }
 
 }  // namespace
