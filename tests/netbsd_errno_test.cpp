@@ -23,16 +23,7 @@ using pmc_test::ProfStart;
 // each failure below meets a free counter.
 constexpr int kFree = 1;
 
-class NetbsdErrno : public ::testing::Test {
- protected:
-  void SetUp() override {
-    pmc_test::EnsureTracefs();
-    getppid_ = pmc_test::EventId(pmc_test::kGetppid);
-  }
-  void TearDown() override { pmc_test::ReleaseAll(); }
-
-  pmc_evid_t getppid_ = 0;
-};
+using NetbsdErrno = pmc_test::GetppidTest;
 
 TEST(CoreStatus, StatusFromErrnoKeepsTheKernelsErrno) {
   EXPECT_EQ(pmapi::StatusFromErrno(EPERM, "open").kernel_errno(), EPERM);

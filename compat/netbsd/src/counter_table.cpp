@@ -33,11 +33,15 @@ int CounterTable::Configure(int ctr, const CounterEvent &event) {
   ProcessEvents events;
   err = events.OpenCounting(event, threads);
   if (err) return err;
-  slot.events = std::move(events);  // closes the old events, and so stops them
-  slot.event = event;
-  slot.use = Use::kCounting;
-  slot.running = false;
+  Occupy(&slot, std::move(events), event, Use::kCounting);
   return 0;
+}
+
+void CounterTable::Occupy(Slot *slot, ProcessEvents events, const CounterEvent &event, Use use) {
+  slot->events = std::move(events);  // closes the old events, and so stops them
+  slot->event = event;
+  slot->use = use;
+  slot->running = use == Use::kProfiling;  // profiling runs from PROFSTART, counting from START
 }
 
 int CounterTable::Start(int ctr) {
@@ -71,10 +75,7 @@ int CounterTable::ProfStart(int ctr, const CounterEvent &event, uint64_t period)
   ProcessEvents events;
   err = events.OpenProfiling(event, period, threads);
   if (err) return err;
-  slot.events = std::move(events);
-  slot.event = event;
-  slot.use = Use::kProfiling;
-  slot.running = true;
+  Occupy(&slot, std::move(events), event, Use::kProfiling);
   return 0;
 }
 
