@@ -167,4 +167,16 @@ int FakeKernel::Unlink(const std::string &path) {
   return pmapi::RealKernel().Unlink(path);
 }
 
+void FakeKernel::UnmapFile(const char *data, size_t size) {
+  pmapi::RealKernel().UnmapFile(data, size);
+}
+int FakeKernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
+  return pmapi::RealKernel().MapPerfPage(fd, page);
+}
+void FakeKernel::UnmapPerfPage(const perf_event_mmap_page *page) {
+  pmapi::RealKernel().UnmapPerfPage(page);
+}
+uint64_t FakeKernel::ReadPmc(uint32_t counter) { return pmapi::RealKernel().ReadPmc(counter); }
+uint64_t FakeKernel::ReadTimestamp() { return pmapi::RealKernel().ReadTimestamp(); }
+
 }  // namespace pmapi_test
