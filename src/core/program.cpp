@@ -56,13 +56,7 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
 
 Program Program::ForEncodedEvent(int event_id, const std::string &name,
                                  const perf_event_attr &attr) {
-  Program program;
-  ProgrammedEvent event;
-  event.event_id = event_id;
-  event.name = name;
-  event.attr = attr;
-  program.events_.push_back(std::move(event));
-  return program;
+  return Program().WithEvent(0, event_id, name, attr);
 }
 
 void Program::ToAix(bool counting, pm_prog_t *out) const {
@@ -73,9 +67,15 @@ void Program::ToAix(bool counting, pm_prog_t *out) const {
 }
 
 Program Program::WithLibraryEvent(const std::string &name, const perf_event_attr &attr) const {
+  return WithEvent(kLibraryCounter, 0, name, attr);
+}
+
+Program Program::WithEvent(int counter, int event_id, const std::string &name,
+                           const perf_event_attr &attr) const {
   Program extended = *this;
   ProgrammedEvent event;
-  event.counter = kLibraryCounter;
+  event.counter = counter;
+  event.event_id = event_id;
   event.name = name;
   event.attr = attr;
   extended.events_.push_back(std::move(event));

@@ -58,6 +58,10 @@ class Program {
   void set_multiplex(std::shared_ptr<const MultiplexSpec> spec) { multiplex_ = std::move(spec); }
 
  private:
+  // This program plus `attr` on `counter`, placed last.
+  Program WithEvent(int counter, int event_id, const std::string &name,
+                    const perf_event_attr &attr) const;
+
   pm_mode_t mode_{};
   int events_as_set_[MAX_COUNTERS] = {};
   std::vector<ProgrammedEvent> events_;
