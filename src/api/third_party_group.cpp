@@ -3,9 +3,6 @@
 // starts afterwards (exec'd programs included), or with mode.b.process every
 // thread of the target's process. The target also gets its own context, so
 // the _thread family reads the member's own data (§5.7).
-#include <mutex>
-
-#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"

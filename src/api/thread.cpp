@@ -3,9 +3,6 @@
 // ptrace-access check decides who may, and a refusal comes back as
 // Pmapi_Permission. The descriptors keep the target's final counts after it
 // exits, so they stay readable until the context is deleted.
-#include <mutex>
-
-#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
