@@ -26,16 +26,7 @@ constexpr int kProfiling = 2;
 constexpr int kProfilingToo = 5;
 constexpr int kNeverConfigured = PMC_LINUX_NCOUNTERS - 1;
 
-class NetbsdControl : public ::testing::Test {
- protected:
-  void SetUp() override {
-    pmc_test::EnsureTracefs();
-    getppid_ = pmc_test::EventId(pmc_test::kGetppid);
-  }
-  void TearDown() override { pmc_test::ReleaseAll(); }
-
-  pmc_evid_t getppid_ = 0;
-};
+using NetbsdControl = pmc_test::GetppidTest;
 
 TEST_F(NetbsdControl, ConfigureStartStopCountExactly) {
   ASSERT_EQ(Configure(0, getppid_), 0);

@@ -3,17 +3,17 @@
 // starts afterwards (exec'd programs included), or with mode.b.process every
 // thread of the target's process. The target also gets its own context, so
 // the _thread family reads the member's own data (§5.7).
-#include <mutex>
-
-#include "api/c_boundary.h"
 #include "api/context_ops.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
+#include "api/third_party_entry_points.h"
+#include "api/third_party_target.h"
 #include "base/last_error.h"
 #include "core/registry.h"
 
 using namespace pmapi;
 
+namespace group_family {
 namespace {
 
 constexpr const char kFamily[] = "third-party counting group";
@@ -48,42 +48,28 @@ Status CreateGroupFor(pid_t pid, tid_t tid, Program program) {
   return status;
 }
 
-Status CreateGroup(pid_t pid, tid_t tid, const pm_prog_t *prog) {
-  Program program;
-  Status status = ProgramFromClient(prog, &program);
-  if (!status.ok()) return status;
-  return CreateGroupFor(pid, tid, std::move(program));
-}
-
-int Set(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  Status status = CheckTarget(pid, tid, ptid);
-  if (!status.ok()) return Report(status);
-  Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.third_party_calls());
-  if (registry.FindTarget(pid, tid)) {
-    return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
-                                        std::to_string(pid) +
-                                        " is already programmed; pm_delete_program_group first");
-  }
-  return Report(CreateGroup(pid, tid, prog));
+// Creates the group for a program already translated, whose translation gave `parsed`.
+int SetParsed(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program program) {
+  return WithThirdPartyTarget(pid, tid, ptid, [&](Registry &, Context *existing) {
+    if (existing) return AlreadyProgrammed(pid, tid, "pm_delete_program_group");
+    if (!parsed.ok()) return Report(parsed);
+    return Report(CreateGroupFor(pid, tid, std::move(program)));
+  });
 }
 
 // Runs `op` on the target's group (and its own context) under the
 // third-party lock.
 template <typename Op>
 int WithGroup(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
-  Status status = CheckTarget(pid, tid, ptid);
-  if (!status.ok()) return Report(status);
-  Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.third_party_calls());
-  Context *own = registry.FindTarget(pid, tid);
-  if (!own) return NoProgram(kFamily);
-  if (!own->group()) {
-    return Report(Pmapi_NoSetProg, "thread " + std::to_string(tid) + " of process " +
-                                       std::to_string(pid) +
-                                       " has a _thread context but is not in a counting group");
-  }
-  return op(own->group(), own);
+  return WithThirdPartyTarget(pid, tid, ptid, [&](Registry &, Context *own) {
+    if (!own) return NoProgram(kFamily);
+    if (!own->group()) {
+      return Report(Pmapi_NoSetProg, "thread " + std::to_string(tid) + " of process " +
+                                         std::to_string(pid) +
+                                         " has a _thread context but is not in a counting group");
+    }
+    return op(own->group(), own);
+  });
 }
 
 int Delete(pid_t pid, tid_t tid, ptid_t ptid) {
@@ -130,176 +116,28 @@ int Read(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, timebasestruct_t *t
   });
 }
 
-}  // namespace
-
-extern "C" {
-
-int pm_set_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) {
-  return Guarded([&] { return Set(pid, tid, 0, prog); });
-}
-int pm_get_program_group(pid_t pid, tid_t tid, pm_prog_t *prog) {
-  return Guarded([&] { return Get(pid, tid, 0, prog); });
-}
-int pm_delete_program_group(pid_t pid, tid_t tid) {
-  return Guarded([&] { return Delete(pid, tid, 0); });
-}
-int pm_start_group(pid_t pid, tid_t tid) {
-  return Guarded([&] { return Start(pid, tid, 0, nullptr); });
-}
-int pm_tstart_group(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return Guarded([&] { return time ? Start(pid, tid, 0, time) : NullArgument("time"); });
-}
-int pm_stop_group(pid_t pid, tid_t tid) {
-  return Guarded([&] { return Stop(pid, tid, 0, nullptr); });
-}
-int pm_tstop_group(pid_t pid, tid_t tid, timebasestruct_t *time) {
-  return Guarded([&] { return time ? Stop(pid, tid, 0, time) : NullArgument("time"); });
-}
-int pm_reset_data_group(pid_t pid, tid_t tid) {
-  return Guarded([&] { return Reset(pid, tid, 0); });
-}
-int pm_get_data_group(pid_t pid, tid_t tid, pm_data_t *data) {
-  return Guarded([&] { return Read(pid, tid, 0, data, nullptr, nullptr); });
-}
-int pm_get_tdata_group(pid_t pid, tid_t tid, pm_data_t *data, timebasestruct_t *time) {
-  return Guarded(
-      [&] { return time ? Read(pid, tid, 0, data, time, nullptr) : NullArgument("time"); });
-}
-int pm_get_Tdata_group(pid_t pid, tid_t tid, pm_data_t *data, pm_accu_time_t *times) {
-  return Guarded(
-      [&] { return times ? Read(pid, tid, 0, data, nullptr, times) : NullArgument("times"); });
-}
-
-int pm_set_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Guarded([&] { return Set(pid, tid, ptid, prog); });
-}
-int pm_get_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_t *prog) {
-  return Guarded([&] { return Get(pid, tid, ptid, prog); });
-}
-int pm_delete_program_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
-  return Guarded([&] { return Delete(pid, tid, ptid); });
-}
-int pm_start_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
-  return Guarded([&] { return Start(pid, tid, ptid, nullptr); });
-}
-int pm_tstart_pgroup(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return Guarded([&] { return time ? Start(pid, tid, ptid, time) : NullArgument("time"); });
-}
-int pm_stop_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
-  return Guarded([&] { return Stop(pid, tid, ptid, nullptr); });
-}
-int pm_tstop_pgroup(pid_t pid, tid_t tid, ptid_t ptid, timebasestruct_t *time) {
-  return Guarded([&] { return time ? Stop(pid, tid, ptid, time) : NullArgument("time"); });
-}
-int pm_reset_data_pgroup(pid_t pid, tid_t tid, ptid_t ptid) {
-  return Guarded([&] { return Reset(pid, tid, ptid); });
-}
-int pm_get_data_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data) {
-  return Guarded([&] { return Read(pid, tid, ptid, data, nullptr, nullptr); });
-}
-int pm_get_tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data,
-                        timebasestruct_t *time) {
-  return Guarded(
-      [&] { return time ? Read(pid, tid, ptid, data, time, nullptr) : NullArgument("time"); });
-}
-int pm_get_Tdata_pgroup(pid_t pid, tid_t tid, ptid_t ptid, pm_data_t *data, pm_accu_time_t *times) {
-  return Guarded(
-      [&] { return times ? Read(pid, tid, ptid, data, nullptr, times) : NullArgument("times"); });
-}
-
-}  // extern "C"
-
 // The multiplexed (_mx) and multi-mode (_mm) forms: the same group, its program carrying every
 // set (the group's inherited counters and the target's own context are both multiplexed);
 // start, stop, reset and delete are the plain calls.
-namespace {
 
-int SetMx(pid_t pid, tid_t tid, ptid_t ptid, const Status &parsed, Program program) {
-  Status status = CheckTarget(pid, tid, ptid);
-  if (!status.ok()) return Report(status);
-  Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.third_party_calls());
-  if (registry.FindTarget(pid, tid)) {
-    return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
-                                        std::to_string(pid) +
-                                        " is already programmed; pm_delete_program_group first");
-  }
-  if (!parsed.ok()) return Report(parsed);
-  return Report(CreateGroupFor(pid, tid, std::move(program)));
-}
-
-int SetGroupMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
-  Program program;
-  Status status = ProgramFromMx(prog, &program);
-  return SetMx(pid, tid, ptid, status, std::move(program));
-}
-
-int SetGroupMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
-  Program program;
-  Status status = ProgramFromMm(prog, &program);
-  return SetMx(pid, tid, ptid, status, std::move(program));
-}
-
-int GetGroupMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
+int GetMx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
   return WithGroup(pid, tid, ptid, [&](CountingGroup *group, Context *) {
     return GetProgramMx(group->program(), group->counting(), prog);
   });
 }
 
-int GetGroupMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
+int GetMm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
   return WithGroup(pid, tid, ptid, [&](CountingGroup *group, Context *) {
     return GetProgramMm(group->program(), group->counting(), prog);
   });
 }
 
-int ReadGroupMxOf(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct_t *time) {
+int ReadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct_t *time) {
   return WithGroup(pid, tid, ptid,
                    [&](CountingGroup *group, Context *) { return ReadGroupMx(group, data, time); });
 }
 
 }  // namespace
+}  // namespace group_family
 
-extern "C" {
-
-int pm_set_program_group_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
-  return Guarded([&] { return SetGroupMx(pid, tid, 0, prog); });
-}
-int pm_set_program_group_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
-  return Guarded([&] { return SetGroupMm(pid, tid, 0, prog); });
-}
-int pm_get_program_group_mx(pid_t pid, tid_t tid, pm_prog_mx_t *prog) {
-  return Guarded([&] { return GetGroupMx(pid, tid, 0, prog); });
-}
-int pm_get_program_group_mm(pid_t pid, tid_t tid, pm_prog_mm_t *prog) {
-  return Guarded([&] { return GetGroupMm(pid, tid, 0, prog); });
-}
-int pm_get_data_group_mx(pid_t pid, tid_t tid, pm_data_mx_t *data) {
-  return Guarded([&] { return ReadGroupMxOf(pid, tid, 0, data, nullptr); });
-}
-int pm_get_tdata_group_mx(pid_t pid, tid_t tid, pm_data_mx_t *data, timebasestruct_t *time) {
-  return Guarded(
-      [&] { return time ? ReadGroupMxOf(pid, tid, 0, data, time) : NullArgument("time"); });
-}
-
-int pm_set_program_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
-  return Guarded([&] { return SetGroupMx(pid, tid, ptid, prog); });
-}
-int pm_set_program_pgroup_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
-  return Guarded([&] { return SetGroupMm(pid, tid, ptid, prog); });
-}
-int pm_get_program_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mx_t *prog) {
-  return Guarded([&] { return GetGroupMx(pid, tid, ptid, prog); });
-}
-int pm_get_program_pgroup_mm(pid_t pid, tid_t tid, ptid_t ptid, pm_prog_mm_t *prog) {
-  return Guarded([&] { return GetGroupMm(pid, tid, ptid, prog); });
-}
-int pm_get_data_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data) {
-  return Guarded([&] { return ReadGroupMxOf(pid, tid, ptid, data, nullptr); });
-}
-int pm_get_tdata_pgroup_mx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data,
-                           timebasestruct_t *time) {
-  return Guarded(
-      [&] { return time ? ReadGroupMxOf(pid, tid, ptid, data, time) : NullArgument("time"); });
-}
-
-}  // extern "C"
+PMAPI_THIRD_PARTY_ENTRY_POINTS(group, pgroup, group_family)

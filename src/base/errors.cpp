@@ -82,6 +82,7 @@ void Status::Append(const char *piece) {
 
 void Status::CopyFrom(const Status &other) {
   code_ = other.code_;
+  kernel_errno_ = other.kernel_errno_;
   length_ = other.length_;
   memcpy(detail_, other.detail_, length_ + 1);
 }
@@ -107,7 +108,9 @@ int Report(int code, const char *detail) {
 
 const char *LastDetailFor(int code) { return t_last.code == code ? t_last.detail : ""; }
 
-Status StatusFromErrno(int err, std::initializer_list<const char *> what) {
+namespace {
+
+Status DescribeErrno(int err, std::initializer_list<const char *> what) {
   Status base(0, what);
   const char *text = base.detail_text();
   const char *name = ErrnoName(err);
@@ -156,6 +159,14 @@ Status StatusFromErrno(int err, std::initializer_list<const char *> what) {
     default:
       return Status(Pmapi_KernelError, {text, ": ", name, " (", description, ")"});
   }
+}
+
+}  // namespace
+
+Status StatusFromErrno(int err, std::initializer_list<const char *> what) {
+  Status status = DescribeErrno(err, what);
+  status.set_kernel_errno(err);
+  return status;
 }
 
 Status StatusFromFileErrno(int err, const std::string &what) {

@@ -1,7 +1,9 @@
 // The one seam between libpmapi and the kernel: every perf_event_open, ioctl,
 // read and close, every sysfs/tracefs file read, and the catalog cache's few
 // file writes, go through Kernel. Tests install a double that injects faults
-// (EMFILE, a 0-byte read, an unwritable cache directory, ...). Every method
+// (EMFILE, a 0-byte read, an unwritable cache directory, ...); every double
+// derives from the one fake that passes each call to the real kernel
+// (tests/support/fake_kernel.h), as LevelDB's doubles derive from EnvWrapper. Every method
 // returns -errno on failure rather than setting errno, so a double cannot
 // forget to set it.
 #pragma once
@@ -40,44 +42,42 @@ class Kernel {
   // Lists the names in a directory, without "." and ".."; returns 0 or -errno.
   virtual int ListDirectory(const std::string &path, std::vector<std::string> *names) = 0;
 
-  // The file operations of the on-disk catalog cache (src/catalog/catalog_cache.h). They are
-  // not pure so that older doubles, which fake only the calls above, keep compiling: by default
-  // they pass to the real kernel. Each returns 0 or -errno.
+  // The file operations of the on-disk catalog cache (src/catalog/catalog_cache.h). Each
+  // returns 0 or -errno.
   // access(2) with R_OK/W_OK/X_OK/F_OK.
-  virtual int Access(const std::string &path, int mode);
+  virtual int Access(const std::string &path, int mode) = 0;
   // stat(2), following links.
-  virtual int Stat(const std::string &path, FileStat *info);
+  virtual int Stat(const std::string &path, FileStat *info) = 0;
   // Maps the whole file at `path` read-only (private, no link followed) and describes it as
   // Stat would; *data is nullptr for an empty file. Reading a file this way touches only
-  // page-cache pages, where ReadFile copies it into fresh memory (~2.5 us per 4 KB page
-  // fault on a VM). Release it with UnmapFile.
-  virtual int MapFile(const std::string &path, const char **data, size_t *size, FileStat *info);
-  virtual void UnmapFile(const char *data, size_t size);
+  // page-cache pages, where ReadFile copies it into fresh memory. Release it with UnmapFile.
+  virtual int MapFile(const std::string &path, const char **data, size_t *size, FileStat *info) = 0;
+  virtual void UnmapFile(const char *data, size_t size) = 0;
   // mkdir(2); an existing directory gives -EEXIST.
-  virtual int MakeDirectory(const std::string &path, mode_t mode);
+  virtual int MakeDirectory(const std::string &path, mode_t mode) = 0;
   // Creates `path`, which must not exist (O_EXCL, no link followed), with `mode` and writes
   // all of `contents` into it. A failed write leaves the partial file for the caller to unlink.
-  virtual int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode);
+  virtual int WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) = 0;
   // rename(2): replaces `to` atomically.
-  virtual int Rename(const std::string &from, const std::string &to);
+  virtual int Rename(const std::string &from, const std::string &to) = 0;
   // unlink(2).
-  virtual int Unlink(const std::string &path);
+  virtual int Unlink(const std::string &path) = 0;
   // Replaces `path` with a file of `contents` and `mode` so that a reader sees the old file or
   // the new one, never part of one: writes a new temporary file beside it (O_EXCL, no link
   // followed) and renames it over `path` (a link at `path` is replaced, not followed). On
   // failure the temporary file is removed and `path` is as it was.
   virtual int WriteFileAtomically(const std::string &path, const std::string &contents,
-                                  mode_t mode);
+                                  mode_t mode) = 0;
 
-  // User-space counter reads (src/base/perf_page_read.h), not pure either. MapPerfPage maps
-  // the first page of perf event `fd` read-only: the perf_event_mmap_page the kernel keeps
-  // current while the event counts. Returns 0 or -errno; release it with UnmapPerfPage.
-  virtual int MapPerfPage(int fd, const perf_event_mmap_page **page);
-  virtual void UnmapPerfPage(const perf_event_mmap_page *page);
+  // User-space counter reads (src/base/perf_page_read.h). MapPerfPage maps the first page of
+  // perf event `fd` read-only: the perf_event_mmap_page the kernel keeps current while the
+  // event counts. Returns 0 or -errno; release it with UnmapPerfPage.
+  virtual int MapPerfPage(int fd, const perf_event_mmap_page **page) = 0;
+  virtual void UnmapPerfPage(const perf_event_mmap_page *page) = 0;
   // The machine's counter `counter` (rdpmc) and timestamp counter (rdtsc): x86 only, called
   // only where a page says the process may; 0 elsewhere.
-  virtual uint64_t ReadPmc(uint32_t counter);
-  virtual uint64_t ReadTimestamp();
+  virtual uint64_t ReadPmc(uint32_t counter) = 0;
+  virtual uint64_t ReadTimestamp() = 0;
 };
 
 // Whether this build can read counters from user space at all (x86).

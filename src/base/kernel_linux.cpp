@@ -217,33 +217,6 @@ Kernel *g_kernel = &g_linux_kernel;
 
 }  // namespace
 
-// Doubles that fake only the older calls get the real file operations.
-int Kernel::Access(const std::string &path, int mode) { return RealKernel().Access(path, mode); }
-int Kernel::Stat(const std::string &path, FileStat *info) { return RealKernel().Stat(path, info); }
-int Kernel::MapFile(const std::string &path, const char **data, size_t *size, FileStat *info) {
-  return RealKernel().MapFile(path, data, size, info);
-}
-void Kernel::UnmapFile(const char *data, size_t size) { RealKernel().UnmapFile(data, size); }
-int Kernel::MakeDirectory(const std::string &path, mode_t mode) {
-  return RealKernel().MakeDirectory(path, mode);
-}
-int Kernel::WriteNewFile(const std::string &path, const std::string &contents, mode_t mode) {
-  return RealKernel().WriteNewFile(path, contents, mode);
-}
-int Kernel::Rename(const std::string &from, const std::string &to) {
-  return RealKernel().Rename(from, to);
-}
-int Kernel::Unlink(const std::string &path) { return RealKernel().Unlink(path); }
-int Kernel::WriteFileAtomically(const std::string &path, const std::string &contents, mode_t mode) {
-  return RealKernel().WriteFileAtomically(path, contents, mode);
-}
-int Kernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
-  return RealKernel().MapPerfPage(fd, page);
-}
-void Kernel::UnmapPerfPage(const perf_event_mmap_page *page) { RealKernel().UnmapPerfPage(page); }
-uint64_t Kernel::ReadPmc(uint32_t counter) { return RealKernel().ReadPmc(counter); }
-uint64_t Kernel::ReadTimestamp() { return RealKernel().ReadTimestamp(); }
-
 Kernel &CurrentKernel() { return *g_kernel; }
 Kernel &RealKernel() { return g_linux_kernel; }
 void SetKernelForTesting(Kernel *kernel) { g_kernel = kernel ? kernel : &g_linux_kernel; }

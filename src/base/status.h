@@ -39,12 +39,17 @@ class Status {
   // Never null.
   const char *detail_text() const { return detail_; }
   std::string detail() const { return detail_; }
+  // The errno the kernel gave, when StatusFromErrno made this Status; 0 otherwise. For front
+  // ends that speak errno themselves (compat/netbsd), which report it unchanged.
+  int kernel_errno() const { return kernel_errno_; }
+  void set_kernel_errno(int err) { kernel_errno_ = err; }
 
  private:
   void Append(const char *piece);
   void CopyFrom(const Status &other);
 
   int code_ = 0;
+  int kernel_errno_ = 0;
   size_t length_ = 0;
   char detail_[kMaxDetail + 1];  // NUL-terminated at length_
 };

@@ -54,6 +54,11 @@ Status Program::FromAix(const pm_prog_t &prog, Program *out) {
   return Status::Ok();
 }
 
+Program Program::ForEncodedEvent(int event_id, const std::string &name,
+                                 const perf_event_attr &attr) {
+  return Program().WithEvent(0, event_id, name, attr);
+}
+
 void Program::ToAix(bool counting, pm_prog_t *out) const {
   memset(out, 0, sizeof *out);
   out->mode = mode_;
@@ -62,9 +67,15 @@ void Program::ToAix(bool counting, pm_prog_t *out) const {
 }
 
 Program Program::WithLibraryEvent(const std::string &name, const perf_event_attr &attr) const {
+  return WithEvent(kLibraryCounter, 0, name, attr);
+}
+
+Program Program::WithEvent(int counter, int event_id, const std::string &name,
+                           const perf_event_attr &attr) const {
   Program extended = *this;
   ProgrammedEvent event;
-  event.counter = kLibraryCounter;
+  event.counter = counter;
+  event.event_id = event_id;
   event.name = name;
   event.attr = attr;
   extended.events_.push_back(std::move(event));

@@ -33,6 +33,12 @@ class Program {
   // levels, event ids per counter (COUNT_NOTHING skipped).
   static Status FromAix(const pm_prog_t &prog, Program *out);
 
+  // A program of one event its caller already encoded (a front end other than the AIX API:
+  // compat/netbsd), on counter 0, with no AIX mode. `attr` is opened as given, but for the
+  // bits CounterGroup sets per target and group (inherit, disabled, pinned, read_format).
+  static Program ForEncodedEvent(int event_id, const std::string &name,
+                                 const perf_event_attr &attr);
+
   // The program as set, with mode.b.count telling whether counting is on.
   void ToAix(bool counting, pm_prog_t *out) const;
 
@@ -52,6 +58,10 @@ class Program {
   void set_multiplex(std::shared_ptr<const MultiplexSpec> spec) { multiplex_ = std::move(spec); }
 
  private:
+  // This program plus `attr` on `counter`, placed last.
+  Program WithEvent(int counter, int event_id, const std::string &name,
+                    const perf_event_attr &attr) const;
+
   pm_mode_t mode_{};
   int events_as_set_[MAX_COUNTERS] = {};
   std::vector<ProgrammedEvent> events_;

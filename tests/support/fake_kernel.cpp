@@ -172,5 +172,16 @@ int FakeKernel::WriteFileAtomically(const std::string &path, const std::string &
   if (int err = Check(Op::kWriteFileAtomically, path)) return -err;
   return pmapi::RealKernel().WriteFileAtomically(path, contents, mode);
 }
+void FakeKernel::UnmapFile(const char *data, size_t size) {
+  pmapi::RealKernel().UnmapFile(data, size);
+}
+int FakeKernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
+  return pmapi::RealKernel().MapPerfPage(fd, page);
+}
+void FakeKernel::UnmapPerfPage(const perf_event_mmap_page *page) {
+  pmapi::RealKernel().UnmapPerfPage(page);
+}
+uint64_t FakeKernel::ReadPmc(uint32_t counter) { return pmapi::RealKernel().ReadPmc(counter); }
+uint64_t FakeKernel::ReadTimestamp() { return pmapi::RealKernel().ReadTimestamp(); }
 
 }  // namespace pmapi_test

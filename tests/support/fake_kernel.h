@@ -1,6 +1,8 @@
-// A kernel double for tests: passes every call to the real kernel unless told otherwise, and
+// The kernel double for tests: passes every call to the real kernel unless told otherwise, and
 // can make an operation fail with an errno, for all paths or for paths under a prefix, or
-// serve a file or directory listing from memory.
+// serve a file or directory listing from memory. Every other double derives from it and
+// overrides only what it simulates (LevelDB's EnvWrapper pattern): the seam's calls are all
+// pure, so a call added to pmapi::Kernel is added here once.
 #pragma once
 
 #include <functional>
@@ -65,6 +67,12 @@ class FakeKernel : public pmapi::Kernel {
   int Unlink(const std::string &path) override;
   int WriteFileAtomically(const std::string &path, const std::string &contents,
                           mode_t mode) override;
+  // Passed to the real kernel, with no failure to inject.
+  void UnmapFile(const char *data, size_t size) override;
+  int MapPerfPage(int fd, const perf_event_mmap_page **page) override;
+  void UnmapPerfPage(const perf_event_mmap_page *page) override;
+  uint64_t ReadPmc(uint32_t counter) override;
+  uint64_t ReadTimestamp() override;
 
  private:
   struct Failure {

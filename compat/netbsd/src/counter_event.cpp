@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "catalog/catalog.h"
+#include "pmapi.h"
 
 namespace pmc_netbsd {
 namespace {
@@ -49,14 +50,28 @@ int ChooseEvent(const pmc_counter_cfg &cfg, CounterEvent *out) {
   return 0;
 }
 
-int ErrnoForKernelFailure(int err) {
-  switch (err) {
+int ErrnoForStatus(const pmapi::Status &status) {
+  if (status.ok()) return 0;
+  switch (status.kernel_errno()) {
+    case 0:
+      break;          // the core's own finding, below
     case ENOENT:      // no such PMU or event here (a VM without a PMU)
     case EOPNOTSUPP:  // the PMU exists but cannot count this way
     case EINVAL:      // the kernel rejected the encoding
       return ENODEV;
     default:
-      return err;  // ENOMEM, EBUSY, EACCES/EPERM, EMFILE: already say what happened
+      return status.kernel_errno();  // ENOMEM, EBUSY, EACCES/EPERM, EMFILE: say what happened
+  }
+  switch (status.code()) {
+    case Pmapi_NotSchedulable:  // a 0-byte read: the pinned event is in error state
+    case Pmapi_ShortRead:
+      return EBUSY;
+    case Pmapi_NoHardware:  // a PMU that counts every privilege level or none
+      return ENODEV;
+    case Pmapi_Malloc_Err:
+      return ENOMEM;
+    default:
+      return EIO;  // no path of the contexts libpmc programs gives another code
   }
 }
 

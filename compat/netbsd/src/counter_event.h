@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "base/status.h"
+
 namespace pmc_netbsd {
 
 struct CounterEvent {
@@ -21,9 +23,10 @@ struct CounterEvent {
 // not in the catalog or cannot be encoded for perf_event_open.
 int ChooseEvent(const pmc_counter_cfg &cfg, CounterEvent *out);
 
-// The errno pmc_control reports when the kernel refuses to open, enable or
-// read an event (`err` is the kernel's errno): the man page's ENODEV for
-// "this event cannot be counted here", the rest unchanged.
-int ErrnoForKernelFailure(int err);
+// The errno pmc_control reports for a core failure to open, start, stop or
+// read a context: the kernel's errno unchanged, but the man page's ENODEV for
+// "this event cannot be counted here" (ENOENT, EOPNOTSUPP, EINVAL) and EBUSY
+// for a pinned event the kernel could not schedule. 0 for an ok status.
+int ErrnoForStatus(const pmapi::Status &status);
 
 }  // namespace pmc_netbsd

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "core/tracepoint_anchors.h"
+
 namespace pmc_netbsd {
 
 CounterTable &CounterTable::Get() {
@@ -23,19 +25,23 @@ int CounterTable::Configure(int ctr, const CounterEvent &event) {
   std::lock_guard<std::mutex> lock(mutex_);
   Slot &slot = slots_[ctr];
   if (slot.use == Use::kProfiling) return EBUSY;
-  std::vector<pid_t> tids;
-  int err = ThreadsOfThisProcess(&tids);
+  std::vector<pmapi::GroupTarget> threads;
+  int err = ThreadsOfThisProcess(&threads);
   if (err) return err;
   // Open the new events before dropping the old ones: a failed CONFIGURE
   // leaves the counter as it was.
   ProcessEvents events;
-  err = events.OpenCounting(event, tids);
+  err = events.OpenCounting(event, threads);
   if (err) return err;
-  slot.events = std::move(events);  // closes the old events, and so stops them
-  slot.event = event;
-  slot.use = Use::kCounting;
-  slot.running = false;
+  Occupy(&slot, std::move(events), event, Use::kCounting);
   return 0;
+}
+
+void CounterTable::Occupy(Slot *slot, ProcessEvents events, const CounterEvent &event, Use use) {
+  slot->events = std::move(events);  // closes the old events, and so stops them
+  slot->event = event;
+  slot->use = use;
+  slot->running = use == Use::kProfiling;  // profiling runs from PROFSTART, counting from START
 }
 
 int CounterTable::Start(int ctr) {
@@ -63,17 +69,13 @@ int CounterTable::ProfStart(int ctr, const CounterEvent &event, uint64_t period)
   Slot &slot = slots_[ctr];
   // NetBSD: EBUSY when any process or the kernel already holds the counter.
   if (slot.use != Use::kFree) return EBUSY;
-  std::vector<pid_t> tids;
-  int err = ThreadsOfThisProcess(&tids);
+  std::vector<pmapi::GroupTarget> threads;
+  int err = ThreadsOfThisProcess(&threads);
   if (err) return err;
   ProcessEvents events;
-  err = events.OpenProfiling(event, period, tids);
-  if (!err) err = events.Enable();
+  err = events.OpenProfiling(event, period, threads);
   if (err) return err;
-  slot.events = std::move(events);
-  slot.event = event;
-  slot.use = Use::kProfiling;
-  slot.running = true;
+  Occupy(&slot, std::move(events), event, Use::kProfiling);
   return 0;
 }
 
@@ -126,6 +128,9 @@ void CounterTable::AfterForkInParent() { Get().mutex_.unlock(); }
 
 void CounterTable::AfterForkInChild() {
   CounterTable &table = Get();
+  // The core's tracepoint anchors are the parent's: the child closes its copies, and its
+  // reopened events anchor their own (src/core/tracepoint_anchors.h).
+  pmapi::DropTracepointAnchorsInChild();
   table.RebuildInChild();
   table.mutex_.unlock();
 }
@@ -140,7 +145,7 @@ void CounterTable::AfterForkInChild() {
 // Profiling is the parent's: the child's sampling copies already report to
 // the parent's events, and the child holds none of its own.
 void CounterTable::RebuildInChild() {
-  const std::vector<pid_t> self = {getpid()};
+  const std::vector<pmapi::GroupTarget> self = {ThreadTarget(getpid())};
   for (Slot &slot : slots_) {
     if (slot.use == Use::kFree) continue;
     slot.events.Close();

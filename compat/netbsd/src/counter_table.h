@@ -41,6 +41,8 @@ class CounterTable {
   };
 
   CounterTable();
+  // Gives `slot` its new events (closing the old ones) for `use`.
+  static void Occupy(Slot *slot, ProcessEvents events, const CounterEvent &event, Use use);
   static void BeforeFork();
   static void AfterForkInParent();
   static void AfterForkInChild();

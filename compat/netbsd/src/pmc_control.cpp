@@ -5,8 +5,7 @@
 
 #include <errno.h>
 
-#include <new>
-
+#include "c_boundary.h"
 #include "counter_event.h"
 #include "counter_table.h"
 #include "user_memory.h"
@@ -57,15 +56,5 @@ int Control(int ctr, int op, void *args) {
 }  // namespace pmc_netbsd
 
 int pmc_control(int ctr, int op, void *args) {
-  int err;
-  try {
-    err = pmc_netbsd::Control(ctr, op, args);
-  } catch (const std::bad_alloc &) {
-    err = ENOMEM;
-  }
-  if (err) {
-    errno = err;
-    return -1;
-  }
-  return 0;
+  return pmc_netbsd::ErrnoResult([&] { return pmc_netbsd::Control(ctr, op, args); });
 }

@@ -7,25 +7,17 @@
 
 #include <new>
 
+#include "c_boundary.h"
 #include "catalog/catalog.h"
 
 int pmc_event_lookup(const char *name, pmc_evid_t *id) {
-  if (!name || !id) {
-    errno = EFAULT;
-    return -1;
-  }
-  try {
+  return pmc_netbsd::ErrnoResult([&] {
+    if (!name || !id) return EFAULT;
     const pmapi::CatalogEvent *event = pmapi::Catalog::Get().FindName(name);
-    if (!event) {
-      errno = ENOENT;
-      return -1;
-    }
+    if (!event) return ENOENT;
     *id = static_cast<pmc_evid_t>(event->id);
     return 0;
-  } catch (const std::bad_alloc &) {
-    errno = ENOMEM;
-    return -1;
-  }
+  });
 }
 
 int pmc_event_count(void) {

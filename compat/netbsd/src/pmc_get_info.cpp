@@ -6,8 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include <new>
-
+#include "c_boundary.h"
 #include "counter_table.h"
 #include "user_memory.h"
 
@@ -46,15 +45,5 @@ int GetInfo(int ctr, int request, void *data) {
 }  // namespace pmc_netbsd
 
 int pmc_get_info(int ctr, int request, void *data) {
-  int err;
-  try {
-    err = pmc_netbsd::GetInfo(ctr, request, data);
-  } catch (const std::bad_alloc &) {
-    err = ENOMEM;
-  }
-  if (err) {
-    errno = err;
-    return -1;
-  }
-  return 0;
+  return pmc_netbsd::ErrnoResult([&] { return pmc_netbsd::GetInfo(ctr, request, data); });
 }

@@ -2,139 +2,119 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 
+#include <string>
 #include <utility>
 
 #include "base/kernel.h"
+#include "core/program.h"
 
 namespace pmc_netbsd {
+namespace {
 
-int ThreadsOfThisProcess(std::vector<pid_t> *tids) {
-  std::vector<std::string> names;
-  int rc = pmapi::CurrentKernel().ListDirectory("/proc/self/task", &names);
-  if (rc < 0) return -rc;
-  tids->clear();
-  for (const std::string &name : names) {
-    pid_t tid = static_cast<pid_t>(strtol(name.c_str(), nullptr, 10));
-    if (tid > 0) tids->push_back(tid);
-  }
-  return tids->empty() ? ESRCH : 0;
+// A context of `attr` on every thread, stopped (or started, with `start`).
+int OpenContext(const CounterEvent &event, const perf_event_attr &attr,
+                const std::vector<pmapi::GroupTarget> &threads, bool start,
+                std::unique_ptr<pmapi::Context> *out) {
+  pmapi::Program program = pmapi::Program::ForEncodedEvent(event.id, event.name, attr);
+  pmapi::Status status = pmapi::Context::Create(std::move(program), threads, start, out);
+  if (!status.ok()) return ErrnoForStatus(status);
+  if ((*out)->group_count() > 0) return 0;
+  // Every thread exited while the list was opened: nothing of the process is left to count.
+  out->reset();
+  return ESRCH;
 }
 
-ProcessEvents::ProcessEvents(ProcessEvents &&other) noexcept
-    : own_(std::move(other.own_)), tree_(std::move(other.tree_)) {
-  other.own_.clear();
-  other.tree_.clear();
-}
-
-ProcessEvents &ProcessEvents::operator=(ProcessEvents &&other) noexcept {
-  if (this != &other) {
-    Close();
-    own_ = std::move(other.own_);
-    tree_ = std::move(other.tree_);
-    other.own_.clear();
-    other.tree_.clear();
+int ReadSum(const pmapi::Context *context, uint64_t *value) {
+  if (!context) {
+    *value = 0;
+    return 0;
   }
-  return *this;
-}
-
-int ProcessEvents::OpenOne(perf_event_attr attr, pid_t tid, std::vector<int> *fds) {
-  int fd = pmapi::CurrentKernel().PerfEventOpen(attr, tid, -1, -1);
-  if (fd < 0) {
-    // A thread that exited since /proc/self/task was listed has nothing left to count.
-    return fd == -ESRCH ? 0 : ErrnoForKernelFailure(-fd);
-  }
-  fds->push_back(fd);
+  pmapi::GroupReading totals;
+  bool multiplexed = false;  // never: the events are pinned
+  pmapi::Status status = context->ReadTotals(-1, &totals, &multiplexed);
+  if (!status.ok()) return ErrnoForStatus(status);
+  *value = totals.values[0];
   return 0;
 }
 
-int ProcessEvents::OpenCounting(const CounterEvent &event, const std::vector<pid_t> &tids) {
+int Stop(pmapi::Context *context) {
+  if (!context || !context->counting()) return 0;
+  return ErrnoForStatus(context->Stop());
+}
+
+}  // namespace
+
+pmapi::GroupTarget ThreadTarget(pid_t tid) {
+  pmapi::GroupTarget target;
+  target.pid = tid;
+  target.inherit = true;
+  // A thread that exited since /proc/self/task was listed has nothing left to count.
+  target.may_vanish = true;
+  target.description = "thread " + std::to_string(tid);
+  return target;
+}
+
+int ThreadsOfThisProcess(std::vector<pmapi::GroupTarget> *threads) {
+  std::vector<std::string> names;
+  int rc = pmapi::CurrentKernel().ListDirectory("/proc/self/task", &names);
+  if (rc < 0) return -rc;
+  threads->clear();
+  for (const std::string &name : names) {
+    pid_t tid = static_cast<pid_t>(strtol(name.c_str(), nullptr, 10));
+    if (tid > 0) threads->push_back(ThreadTarget(tid));
+  }
+  return threads->empty() ? ESRCH : 0;
+}
+
+int ProcessEvents::OpenCounting(const CounterEvent &event,
+                                const std::vector<pmapi::GroupTarget> &threads) {
   Close();
-  perf_event_attr attr = event.attr;
-  attr.disabled = 1;
-  attr.inherit = 1;
-  // Pinned: the kernel counts the event all the time or marks it failed (a
-  // 0-byte read), never a silently multiplexed share.
-  attr.pinned = 1;
-  perf_event_attr own = attr;
+  // The core pins each group's leader: the kernel counts the event all the
+  // time or marks it failed (a 0-byte read), never a silently multiplexed share.
+  perf_event_attr own = event.attr;
   own.inherit_thread = 1;
-  for (pid_t tid : tids) {
-    int err = OpenOne(own, tid, &own_);
-    if (!err) err = OpenOne(attr, tid, &tree_);
-    if (err) {
-      Close();
-      return err;
-    }
-  }
-  if (own_.empty() || own_.size() != tree_.size()) {
-    Close();
-    return ESRCH;
-  }
+  std::unique_ptr<pmapi::Context> own_context;
+  std::unique_ptr<pmapi::Context> tree_context;
+  int err = OpenContext(event, own, threads, false, &own_context);
+  if (!err) err = OpenContext(event, event.attr, threads, false, &tree_context);
+  if (err) return err;
+  // A thread that exited between its two opens would make tree - own meaningless.
+  if (own_context->group_count() != tree_context->group_count()) return ESRCH;
+  own_ = std::move(own_context);
+  tree_ = std::move(tree_context);
   return 0;
 }
 
 int ProcessEvents::OpenProfiling(const CounterEvent &event, uint64_t period,
-                                 const std::vector<pid_t> &tids) {
+                                 const std::vector<pmapi::GroupTarget> &threads) {
   Close();
   perf_event_attr attr = event.attr;
-  attr.disabled = 1;
-  attr.inherit = 1;
   attr.sample_period = period;
   attr.sample_type = PERF_SAMPLE_IP;
-  for (pid_t tid : tids) {
-    int err = OpenOne(attr, tid, &own_);
-    if (err) {
-      Close();
-      return err;
-    }
-  }
-  return own_.empty() ? ESRCH : 0;
-}
-
-int ProcessEvents::ControlAll(unsigned long request) {
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
-  for (const std::vector<int> *fds : {&own_, &tree_}) {
-    for (int fd : *fds) {
-      int rc = kernel.Ioctl(fd, request, 0);
-      if (rc < 0) return ErrnoForKernelFailure(-rc);
-    }
-  }
-  return 0;
+  return OpenContext(event, attr, threads, true, &own_);
 }
 
 int ProcessEvents::Enable() {
-  int err = ControlAll(PERF_EVENT_IOC_ENABLE);
-  if (err) ControlAll(PERF_EVENT_IOC_DISABLE);
+  int err = own_ ? ErrnoForStatus(own_->Start()) : 0;
+  if (!err && tree_) err = ErrnoForStatus(tree_->Start());
+  if (err) Disable();  // a failed Start stopped its own context; this stops the other
   return err;
 }
 
-int ProcessEvents::Disable() { return ControlAll(PERF_EVENT_IOC_DISABLE); }
-
-int ProcessEvents::SumReads(const std::vector<int> &fds, uint64_t *value) {
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
-  uint64_t sum = 0;
-  for (int fd : fds) {
-    uint64_t count = 0;
-    ssize_t n = kernel.Read(fd, &count, sizeof count);
-    if (n < 0) return ErrnoForKernelFailure(static_cast<int>(-n));
-    if (n != sizeof count) return EBUSY;  // pinned event in error state: not schedulable
-    sum += count;
-  }
-  *value = sum;
-  return 0;
+int ProcessEvents::Disable() {
+  int err = Stop(own_.get());
+  int tree_err = Stop(tree_.get());
+  return err ? err : tree_err;
 }
 
-int ProcessEvents::ReadOwn(uint64_t *value) const { return SumReads(own_, value); }
+int ProcessEvents::ReadOwn(uint64_t *value) const { return ReadSum(own_.get(), value); }
 
-int ProcessEvents::ReadTree(uint64_t *value) const { return SumReads(tree_, value); }
+int ProcessEvents::ReadTree(uint64_t *value) const { return ReadSum(tree_.get(), value); }
 
 void ProcessEvents::Close() {
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
-  for (int fd : own_) kernel.Close(fd);
-  for (int fd : tree_) kernel.Close(fd);
-  own_.clear();
-  tree_.clear();
+  own_.reset();
+  tree_.reset();
 }
 
 }  // namespace pmc_netbsd

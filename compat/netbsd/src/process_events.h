@@ -1,47 +1,49 @@
-// The perf events behind one NetBSD counter of the calling process.
+// The core contexts behind one NetBSD counter of the calling process.
 //
 // NetBSD keeps a counter per process, and adds a child's counts to its
 // parent's "accumulated" value when the child exits. perf has no such split,
-// so each counter opens two events on every thread of the process:
+// so each counter programs two core contexts (src/core/context.h) of one
+// event, with one counter group on every thread of the process:
 //   own  - inherit + inherit_thread: this process, threads created later
 //          included, never its child processes;
 //   tree - inherit: the same plus every process forked afterwards (the kernel
 //          folds a child's count into it when the child exits).
 // COUNTER_VALUE is own; ACCUMULATED_COUNTER_VALUE is tree - own.
-// A profiling counter is one sampling event per thread (inherit), whose
+// A profiling counter is one context of a sampling event (inherit), whose
 // overflows the kernel handles and discards: there is no buffer to fill.
 #pragma once
 
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <memory>
 #include <vector>
 
+#include "core/context.h"
 #include "counter_event.h"
 
 namespace pmc_netbsd {
 
+// One thread of this process as a core target: its threads created later
+// count too, and it may exit before it is opened.
+pmapi::GroupTarget ThreadTarget(pid_t tid);
+
 // The threads of the calling process (from /proc/self/task, through the
 // kernel seam). Returns 0 or errno.
-int ThreadsOfThisProcess(std::vector<pid_t> *tids);
+int ThreadsOfThisProcess(std::vector<pmapi::GroupTarget> *threads);
 
 class ProcessEvents {
  public:
-  ProcessEvents() = default;
-  ~ProcessEvents() { Close(); }
-  ProcessEvents(ProcessEvents &&other) noexcept;
-  ProcessEvents &operator=(ProcessEvents &&other) noexcept;
-  ProcessEvents(const ProcessEvents &) = delete;
-  ProcessEvents &operator=(const ProcessEvents &) = delete;
+  // Opens own and tree contexts for `event` on each of `threads`, stopped,
+  // replacing what was open. Returns 0 or a pmc_control errno; on failure
+  // nothing stays open.
+  int OpenCounting(const CounterEvent &event, const std::vector<pmapi::GroupTarget> &threads);
+  // Opens and starts one sampling context, overflowing every `period`
+  // events. Returns 0 or a pmc_control errno; on failure nothing stays open.
+  int OpenProfiling(const CounterEvent &event, uint64_t period,
+                    const std::vector<pmapi::GroupTarget> &threads);
 
-  // Opens own and tree events for `event` on each of `tids`, disabled.
-  // Returns 0 or a pmc_control errno; on failure nothing stays open.
-  int OpenCounting(const CounterEvent &event, const std::vector<pid_t> &tids);
-  // Opens one sampling event per thread, overflowing every `period` events,
-  // disabled. Returns 0 or a pmc_control errno.
-  int OpenProfiling(const CounterEvent &event, uint64_t period, const std::vector<pid_t> &tids);
-
-  int Enable();   // 0 or errno; on failure every event is disabled again
+  int Enable();   // 0 or errno; on failure every event is stopped again
   int Disable();  // 0 or errno
 
   // Sums over the threads. 0 or errno (EBUSY if the kernel could not
@@ -52,12 +54,8 @@ class ProcessEvents {
   void Close();
 
  private:
-  int OpenOne(perf_event_attr attr, pid_t tid, std::vector<int> *fds);
-  int ControlAll(unsigned long request);
-  static int SumReads(const std::vector<int> &fds, uint64_t *value);
-
-  std::vector<int> own_;   // counting: own events; profiling: the sampling events
-  std::vector<int> tree_;  // counting only
+  std::unique_ptr<pmapi::Context> own_;   // counting: own events; profiling: the sampling events
+  std::unique_ptr<pmapi::Context> tree_;  // counting only
 };
 
 }  // namespace pmc_netbsd

@@ -74,4 +74,16 @@ inline void ReleaseAll() {
   }
 }
 
+// A test that counts the getppid tracepoint and frees every counter after.
+class GetppidTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EnsureTracefs();
+    getppid_ = EventId(kGetppid);
+  }
+  void TearDown() override { ReleaseAll(); }
+
+  pmc_evid_t getppid_ = 0;
+};
+
 }  // namespace pmc_test

@@ -1,0 +1,60 @@
+// What both third-party families (_thread/_pthread, _group/_pgroup) do before their own work:
+// check the ids, then act under the third-party lock on the target's context, if any.
+#pragma once
+
+#include <sys/types.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "api/context_ops.h"
+#include "api/multiplex_ops.h"
+#include "api/targets.h"
+#include "base/last_error.h"
+#include "core/registry.h"
+
+namespace pmapi {
+
+// Runs `op(registry, context)` under Registry::third_party_calls() once (pid, tid, ptid) names
+// a possible target; `context` is the target's, or null when it has none. Returns op's code,
+// or the ids' failure, reported.
+template <typename Op>
+int WithThirdPartyTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
+  Status status = CheckTarget(pid, tid, ptid);
+  if (!status.ok()) return Report(status);
+  Registry &registry = Registry::Get();
+  std::lock_guard<std::mutex> lock(registry.third_party_calls());
+  return op(registry, registry.FindTarget(pid, tid));
+}
+
+// Pmapi_ProgExists for a target that already has a context, naming the call that deletes it.
+inline int AlreadyProgrammed(pid_t pid, tid_t tid, const char *delete_call) {
+  return Report(Pmapi_ProgExists, "thread " + std::to_string(tid) + " of process " +
+                                      std::to_string(pid) + " is already programmed; " +
+                                      delete_call + " first");
+}
+
+// A client's program, plain, _mx or _mm, translated.
+inline Status TranslateProgram(const pm_prog_t *prog, Program *out) {
+  return ProgramFromClient(prog, out);
+}
+inline Status TranslateProgram(const pm_prog_mx_t *prog, Program *out) {
+  return ProgramFromMx(prog, out);
+}
+inline Status TranslateProgram(const pm_prog_mm_t *prog, Program *out) {
+  return ProgramFromMm(prog, out);
+}
+
+// Translates a client's program and hands it to a family's `set_parsed` (pid, tid, ptid,
+// translation status, program), which reports the translation's failure in its turn, after
+// the target's.
+template <typename SetParsed, typename ClientProgram>
+int TranslateAndSet(SetParsed set_parsed, pid_t pid, tid_t tid, ptid_t ptid,
+                    const ClientProgram *prog) {
+  Program program;
+  Status status = TranslateProgram(prog, &program);
+  return set_parsed(pid, tid, ptid, status, std::move(program));
+}
+
+}  // namespace pmapi
