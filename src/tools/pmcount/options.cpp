@@ -393,13 +393,13 @@ Events:
                           or the catalog ids pmlist prints; a :u or :k suffix selects the mode. At most 8 events (one pmapi
                           program). Repeat -e to add more. `pmlist` lists them all.
   -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
+                          Default: cycles, instructions and branches when the machine has a
+                          hardware PMU, otherwise task-clock, context-switches,
+                          cpu-migrations and page-faults.
   -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64);
                           the sets count in turn, MS milliseconds each, and each event's
                           estimate (count x total time / the set's time) is printed with the
                           raw count and the fraction of the time its set counted
-                          Default: cycles, instructions and branches when the machine has a
-                          hardware PMU, otherwise task-clock, context-switches,
-                          cpu-migrations and page-faults.
   -u, --user              count user mode
   -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
 
