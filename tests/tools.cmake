@@ -4,7 +4,7 @@
 # One binary per tool: both have an options.h of their own.
 add_executable(pmcount_unit_test tools/pmcount_options_test.cpp tools/pmcount_event_spec_test.cpp
                tools/pmcount_aggregation_test.cpp tools/pmcount_printer_test.cpp
-               tools/tools_common_test.cpp)
+               tools/tools_common_test.cpp tools/pmcount_multiplex_test.cpp)
 target_link_libraries(pmcount_unit_test PRIVATE pmcount_pure GTest::gtest_main)
 add_executable(pmlist_unit_test tools/pmlist_options_test.cpp)
 target_link_libraries(pmlist_unit_test PRIVATE pmlist_pure GTest::gtest_main)
@@ -32,4 +32,19 @@ foreach(section exact exit signals system bad pmlist misc unprivileged binaries)
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
   set_tests_properties(tools.${section} PROPERTIES FIXTURES_REQUIRED tools_installed TIMEOUT 120
                        SKIP_RETURN_CODE 77)
+endforeach()
+
+# pmcount -T: multiplexed sets, with a workload whose getppid calls fall mid-slice
+# (tests/tools/mx_workload.c says why that makes the split exact).
+add_executable(pmcount_mx_workload tools/mx_workload.c)
+# Never sanitized (the options replace the directory's -fsanitize=...): a sanitizer runtime
+# calls getppid() at start-up, at no chosen place in a slice, and the split would not be exact.
+set_target_properties(pmcount_mx_workload PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Werror"
+                                                     LINK_OPTIONS "")
+foreach(section counts system bad)
+  add_test(NAME tools.multiplex.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/pmcount_multiplex.sh ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_mx_workload>)
+  set_tests_properties(tools.multiplex.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()

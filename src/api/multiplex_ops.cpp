@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <utility>
 
 #include "api/context_ops.h"
@@ -66,7 +67,17 @@ void FillAccu(const Program &set, const GroupReading &totals, int group_count, p
 // Reads every set of `mx` into a freshly allocated accu_set.
 int FillSets(const Multiplexer &mx, int group_index, pm_data_mx_t *data) {
   const int n = mx.set_count();
-  GroupReading totals[kMaxMultiplexSets];
+  // Room for the sets' readings: on the stack for a few sets (zeroing room for all 64 cost a
+  // tenth of a 2-set read), from the heap beyond.
+  constexpr int kFewSets = 4;
+  GroupReading few[kFewSets];
+  std::unique_ptr<GroupReading[]> many;
+  GroupReading *totals = few;
+  if (n > kFewSets) {
+    many.reset(new (std::nothrow) GroupReading[static_cast<size_t>(n)]);
+    if (!many) return Report(Pmapi_Malloc_Err, "out of memory: cannot read the event sets");
+    totals = many.get();
+  }
   int rounds = 0;
   Status status = mx.ReadSets(group_index, totals, &rounds);
   if (!status.ok()) return Report(status);

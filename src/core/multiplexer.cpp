@@ -58,6 +58,8 @@ Status Multiplexer::Create(const Program &carrier, const std::vector<GroupTarget
     }
     mx->sets_.push_back(std::move(set));
   }
+  mx->frozen_.resize(mx->sets_.size());
+  for (int k = 1; k < mx->set_count(); ++k) mx->Freeze(k);  // only set 0 will count
   if (!g_by_hand) {
     if (!AddToRotation(mx.get())) {
       return Status(Pmapi_Malloc_Err, "cannot start the thread that switches multiplexed sets");
@@ -144,11 +146,49 @@ Status Multiplexer::SetGate(bool open) {
 
 Status Multiplexer::Reset() {
   std::lock_guard<std::mutex> lock(mutex_);
+  for (int k = 0; k < set_count(); ++k) Unfreeze(k);
   for (auto &set : sets_) {
     Status status = set->Reset();
     if (!status.ok()) return status;
   }
   rounds_ = 0;
+  for (int k = 0; k < set_count(); ++k) {
+    if (k != current_) Freeze(k);
+  }
+  return Status::Ok();
+}
+
+void Multiplexer::Freeze(int set) {
+  Frozen &frozen = frozen_[static_cast<size_t>(set)];
+  frozen.valid = false;
+  frozen.per_group.resize(static_cast<size_t>(sets_[set]->group_count()));
+  for (size_t g = 0; g < frozen.per_group.size(); ++g) {
+    bool ignored = false;
+    // A target that cannot be read now (a thread that exited) is read live, with its error.
+    if (!sets_[set]->ReadTotals(static_cast<int>(g), &frozen.per_group[g], &ignored).ok()) return;
+  }
+  frozen.valid = true;
+}
+
+Status Multiplexer::ReadSetLocked(int set, int group_index, GroupReading *totals) const {
+  const Frozen &frozen = frozen_[static_cast<size_t>(set)];
+  // Targets added since (none today) would not be in the frozen totals: read live then.
+  if (!frozen.valid || frozen.per_group.size() != static_cast<size_t>(sets_[set]->group_count())) {
+    bool ignored = false;
+    return sets_[set]->ReadTotals(group_index, totals, &ignored);
+  }
+  if (group_index >= 0) {
+    *totals = frozen.per_group[static_cast<size_t>(group_index)];
+    return Status::Ok();
+  }
+  // Summed over the targets as Context::ReadTotals sums them.
+  *totals = GroupReading();
+  const size_t n = sets_[set]->program().events().size();
+  for (const GroupReading &reading : frozen.per_group) {
+    for (size_t i = 0; i < n; ++i) totals->values[i] += reading.values[i];
+    totals->time_enabled += reading.time_enabled;
+    totals->time_running += reading.time_running;
+  }
   return Status::Ok();
 }
 
@@ -179,7 +219,9 @@ Status Multiplexer::AdvanceLocked(uint64_t slices) {
   rounds_ += static_cast<int>(position / n);
   if (position % n == static_cast<uint64_t>(current_)) return Status::Ok();  // same set again
   Status status = DisableCurrent();
+  if (status.ok()) Freeze(current_);
   current_ = static_cast<int>(position % n);
+  Unfreeze(current_);
   Status enabled = EnableCurrent();
   return status.ok() ? enabled : status;
 }
@@ -191,15 +233,13 @@ uint64_t Multiplexer::NextSwitch() const {
 
 Status Multiplexer::ReadSet(int set, int group_index, GroupReading *totals) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  bool ignored = false;
-  return sets_[set]->ReadTotals(group_index, totals, &ignored);
+  return ReadSetLocked(set, group_index, totals);
 }
 
 Status Multiplexer::ReadSets(int group_index, GroupReading *totals, int *rounds) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (size_t k = 0; k < sets_.size(); ++k) {
-    bool ignored = false;
-    Status status = sets_[k]->ReadTotals(group_index, &totals[k], &ignored);
+  for (int k = 0; k < set_count(); ++k) {
+    Status status = ReadSetLocked(k, group_index, &totals[k]);
     if (!status.ok()) return status;
   }
   *rounds = rounds_;

@@ -1,6 +1,7 @@
 #include "counting.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <memory>
 
@@ -75,6 +76,87 @@ class SystemCounting : public Counting {
   bool deleted_ = false;
 };
 
+// Appends the sets of one _mx read (rc from pm_get_data*_mx) at `target` of `targets`.
+void FillSets(int rc, const pm_data_mx_t &data, size_t target, size_t targets, int *rounds,
+              std::vector<Sample> *samples) {
+  for (size_t k = 0; k * targets + target < samples->size(); ++k) {
+    Sample &sample = (*samples)[k * targets + target];
+    sample.rc = rc;
+    if (rc != 0 || static_cast<int>(k) >= data.nb_accu_mx) {
+      if (rc == 0) sample.rc = Pmapi_NoSetProg;  // fewer sets than programmed: no data
+      continue;
+    }
+    const pm_accu_mx_t &accu = data.accu_set[k];
+    for (int i = 0; i < MAX_COUNTERS; ++i)
+      sample.values[i] = static_cast<uint64_t>(accu.accu_data[i]);
+    sample.running_ns = Nanoseconds(accu.accu_time);
+    sample.enabled_ns = sample.running_ns;
+  }
+  if (rc == 0) *rounds = data.nb_mx_round;
+}
+
+class CommandCountingMx : public Counting {
+ public:
+  CommandCountingMx(pid_t pid, size_t sets) : pid_(pid), sets_(sets) {}
+  ~CommandCountingMx() override { Delete(); }
+
+  int Read(std::vector<Sample> *samples) override {
+    pm_data_mx_t data;
+    memset(&data, 0, sizeof data);
+    const int rc = pm_get_data_group_mx(pid_, pid_, &data);
+    samples->assign(sets_, Sample());
+    FillSets(rc, data, 0, 1, &rounds_, samples);
+    free(data.accu_set);  // the library allocates it, as on AIX
+    return rc;
+  }
+
+  void Delete() override {
+    if (deleted_) return;
+    deleted_ = true;
+    pm_delete_program_group(pid_, pid_);
+  }
+
+  int rounds() const override { return rounds_; }
+
+ private:
+  pid_t pid_;
+  size_t sets_;
+  int rounds_ = -1;
+  bool deleted_ = false;
+};
+
+class SystemCountingMx : public Counting {
+ public:
+  SystemCountingMx(std::vector<int> cpus, size_t sets) : cpus_(std::move(cpus)), sets_(sets) {}
+  ~SystemCountingMx() override { Delete(); }
+
+  int Read(std::vector<Sample> *samples) override {
+    samples->assign(sets_ * cpus_.size(), Sample());
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      pm_data_mx_t data;
+      memset(&data, 0, sizeof data);
+      const int rc = pm_get_data_lcpu_mx(cpus_[i], &data);
+      FillSets(rc, data, i, cpus_.size(), &rounds_, samples);
+      free(data.accu_set);
+    }
+    return 0;
+  }
+
+  void Delete() override {
+    if (deleted_) return;
+    deleted_ = true;
+    pm_delete_program();
+  }
+
+  int rounds() const override { return rounds_; }
+
+ private:
+  std::vector<int> cpus_;
+  size_t sets_;
+  int rounds_ = -1;
+  bool deleted_ = false;
+};
+
 }  // namespace
 
 int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out) {
@@ -94,6 +176,30 @@ int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_pt
   program.mode.w |= PM_COUNT;
   const int rc = pm_set_program(&program);
   if (rc == 0) out->reset(new SystemCounting(std::move(cpus)));
+  return rc;
+}
+
+}  // namespace pmcount
+
+namespace pmcount {
+
+int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, std::unique_ptr<Counting> *out) {
+  pm_prog_mx_t program = prog;
+  program.mode.w |= PM_COUNT;
+  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);  // as CountCommand: no ginfo is printed
+  const int rc = pm_set_program_group_mx(pid, pid, &program);
+  if (rc == 0) out->reset(new CommandCountingMx(pid, static_cast<size_t>(prog.nb_events_prog)));
+  return rc;
+}
+
+int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus,
+                      std::unique_ptr<Counting> *out) {
+  pm_prog_mx_t program = prog;
+  program.mode.w |= PM_COUNT;
+  const int rc = pm_set_program_mx(&program);
+  if (rc == 0) {
+    out->reset(new SystemCountingMx(std::move(cpus), static_cast<size_t>(prog.nb_events_prog)));
+  }
   return rc;
 }
 

@@ -29,6 +29,8 @@ class Counting {
   virtual int Read(std::vector<Sample> *samples) = 0;
   // pm_delete_program*: safe to call twice.
   virtual void Delete() = 0;
+  // -T: complete rounds through every set at the last Read (nb_mx_round); -1 otherwise.
+  virtual int rounds() const { return -1; }
 };
 
 // Programs `prog` (counting on) as a counting group on thread `pid` of process `pid`, which
@@ -37,5 +39,12 @@ int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *ou
 
 // Programs `prog` (counting on) on every CPU; reads report the Linux CPUs `cpus`.
 int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out);
+
+// -T: the same through the _mx calls (pm_set_program_group_mx, pm_set_program_mx). Reads are
+// set-major: set k's sample of target t is at k * targets + t. A sample's running_ns (and
+// enabled_ns) is the time its set counted (accu_time).
+int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, std::unique_ptr<Counting> *out);
+int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus,
+                      std::unique_ptr<Counting> *out);
 
 }  // namespace pmcount

@@ -19,6 +19,7 @@
 #include "event_spec.h"
 #include "merge.h"
 #include "mode.h"
+#include "multiplex_plan.h"
 #include "options.h"
 #include "output_pattern.h"
 #include "printer.h"
@@ -71,6 +72,31 @@ std::string ChooseCpus(const Options &options, Setup *setup) {
   return "";
 }
 
+// -T: each -e list and each -g group is a set of its own, selected as if alone.
+std::string SelectSets(const Options &options, Setup *setup) {
+  for (size_t k = 0; k < options.sets.size(); ++k) {
+    const SetArgument &argument = options.sets[k];
+    Options alone = options;
+    alone.event_lists.clear();
+    alone.group.clear();
+    std::vector<EventSpec> specs;
+    if (argument.is_group) {
+      alone.group = argument.text;
+    } else {
+      alone.event_lists.push_back(argument.text);
+      std::string error = ParseEventList(argument.text, &specs);
+      if (!error.empty()) return error;
+    }
+    Selection selection;
+    std::string error = SelectEvents(alone, specs, &selection);
+    if (!error.empty()) return "event set " + std::to_string(k) + ": " + error;
+    setup->sets.push_back(std::move(selection));
+  }
+  std::vector<int> set_of_event;
+  setup->selection = FlattenSets(setup->sets, &set_of_event);
+  return "";
+}
+
 int Main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--merge") == 0) {
     return RunMerge(std::vector<std::string>(argv + 2, argv + argc));
@@ -99,7 +125,11 @@ int Main(int argc, char **argv) {
 
   Setup setup;
   setup.options = &options;
-  error = SelectEvents(options, specs, &setup.selection);
+  if (options.multiplex_ms > 0) {
+    error = SelectSets(options, &setup);
+  } else {
+    error = SelectEvents(options, specs, &setup.selection);
+  }
   if (!error.empty()) return UsageError(error);
   Report report;
   report.notes = setup.selection.notes;
@@ -130,6 +160,8 @@ int Main(int argc, char **argv) {
   report.mode = ModeName(setup.mode);
   if (setup.selection.group) report.group = setup.selection.group->record.short_name;
   report.aggregation = options.aggregation;
+  report.multiplex_ms = options.multiplex_ms;
+  report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
   std::unique_ptr<Printer> printer;
   switch (options.format) {

@@ -14,11 +14,14 @@ constexpr long kMinIntervalMs = 10;
 constexpr long kMaxIntervalMs = 86400L * 1000;
 constexpr int kMaxRepeat = 100;  // perf stat's limit too
 constexpr double kMaxDurationS = 365.0 * 86400;
-constexpr int kMaxCpu = 65535;  // the kernel's CPU lists never go beyond this here
+constexpr int kMaxCpu = 65535;
+// -T: a slice is whole milliseconds (the pmapi unit); a day is far beyond any use.
+constexpr long kMaxSliceMs = 86400L * 1000;  // the kernel's CPU lists never go beyond this here
 
 enum class Id {
   kEvent,
   kGroup,
+  kMultiplex,
   kUser,
   kKernel,
   kAllCpus,
@@ -47,6 +50,7 @@ struct Spec {
 constexpr Spec kSpecs[] = {
     {'e', "event", true, Id::kEvent},
     {'g', "group", true, Id::kGroup},
+    {'T', "multiplex", true, Id::kMultiplex},
     {'u', "user", false, Id::kUser},
     {'k', "kernel", false, Id::kKernel},
     {'a', "all-cpus", false, Id::kAllCpus},
@@ -128,11 +132,19 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
     case Id::kEvent:
       if (value.empty()) return "option " + spelled + " needs an event name";
       o->event_lists.push_back(value);
+      o->sets.push_back(SetArgument{false, value});
       return "";
     case Id::kGroup:
       if (value.empty()) return "option " + spelled + " needs a group name or id";
-      if (!o->group.empty()) return "only one -g group can be counted at a time";
-      o->group = value;
+      if (o->group.empty()) o->group = value;
+      o->sets.push_back(SetArgument{true, value});
+      return "";
+    case Id::kMultiplex:
+      if (!ParseWhole(value, 1, kMaxSliceMs, &o->multiplex_ms)) {
+        return "bad slice " + Quoted(value) + " for " + spelled +
+               ": give whole milliseconds, at least 1 (each event set counts for one slice in "
+               "turn)";
+      }
       return "";
     case Id::kUser:
       o->user = true;
@@ -211,8 +223,26 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
 // The rules between options, checked once everything is read.
 std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
   if (csv_seen && json_seen) return "-x and --json cannot be combined: choose one output format";
-  if (!o.event_lists.empty() && !o.group.empty()) {
-    return "-e and -g cannot be combined: count either events or one group";
+  size_t groups = 0;
+  for (const SetArgument &set : o.sets) groups += set.is_group ? 1 : 0;
+  if (o.multiplex_ms > 0) {
+    if (o.sets.size() < 2) {
+      return "-T multiplexes several event sets: give at least two -e lists or -g groups "
+             "(each one is a set), " +
+             std::to_string(o.sets.size()) + " given";
+    }
+    if (o.sets.size() > static_cast<size_t>(kMaxMultiplexSets)) {
+      return std::to_string(o.sets.size()) + " event sets given to -T; at most " +
+             std::to_string(kMaxMultiplexSets) + " can be multiplexed";
+    }
+  } else {
+    if (groups > 1) {
+      return "only one -g group can be counted at a time (add -T MS to multiplex several)";
+    }
+    if (!o.event_lists.empty() && groups > 0) {
+      return "-e and -g cannot be combined: count either events or one group (or multiplex "
+             "them as sets with -T MS)";
+    }
   }
   if (o.command.empty() && !o.system_wide) {
     return "no command to count: give one after --, or -a to count the whole machine";
@@ -231,6 +261,9 @@ std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
   }
   if (o.duration_s > 0 && !o.system_wide) return "-t needs -a: it counts the whole machine";
   if (o.repeat > 1 && o.command.empty()) return "-r repeats a command: give one after --";
+  if (o.repeat > 1 && o.multiplex_ms > 0) {
+    return "-r and -T cannot be combined: a multiplexed estimate is printed for one run";
+  }
   if (o.repeat > 1 && o.interval_ms > 0) {
     return "-r and -I cannot be combined: repeated runs print one summary each";
   }
@@ -363,6 +396,10 @@ Events:
                           Default: cycles, instructions and branches when the machine has a
                           hardware PMU, otherwise task-clock, context-switches,
                           cpu-migrations and page-faults.
+  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64);
+                          the sets count in turn, MS milliseconds each, and each event's
+                          estimate (count x total time / the set's time) is printed with the
+                          raw count and the fraction of the time its set counted
   -u, --user              count user mode
   -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
 

@@ -11,9 +11,20 @@ namespace pmcount {
 enum class Aggregation { kTotal, kPerCpu, kPerCore, kPerSocket };
 enum class Format { kHuman, kCsv, kJson };
 
+// With -T each -e list and each -g group is one event set, in the order given.
+struct SetArgument {
+  bool is_group = false;
+  std::string text;  // the -e list, or the group's name or id
+};
+
+// pmcount multiplexes at most this many sets (the library's limit for one _mx program).
+constexpr int kMaxMultiplexSets = 64;
+
 struct Options {
   std::vector<std::string> event_lists;  // each -e argument, in order
-  std::string group;                     // -g: a group's short name or id
+  std::string group;                     // -g: a group's short name or id (the first one)
+  std::vector<SetArgument> sets;         // every -e and -g, in order (the sets under -T)
+  long multiplex_ms = 0;                 // -T: the slice in ms, 0 = not multiplexed
   bool user = false;                     // -u
   bool kernel = false;                   // -k
   bool system_wide = false;              // -a

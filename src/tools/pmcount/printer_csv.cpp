@@ -5,6 +5,8 @@
 // Counts are plain integers (no separators); a count that has none is <not supported> or
 // <not counted>. Metric lines leave the count fields empty and fill the metric ones, as perf's
 // metric-only lines do. --stats adds lines labelled sum, min, max and avg.
+// -T: the value is the set's estimate, run-time the time its set counted, running% its share
+// of the time any set counted, and two fields follow metric-unit: the set and the raw count.
 #include <math.h>
 
 #include "printer.h"
@@ -71,6 +73,11 @@ class CsvPrinter : public Printer {
         }
         line += std::to_string(cell.running_ns) + sep_ + tools::Fixed(PercentRunning(cell), 2) +
                 sep_ + sep_;
+        if (report.multiplex_ms > 0) {
+          // -T: two more fields, the event's set and its raw count (the value is the estimate).
+          line += sep_ + std::to_string(report.events[e].set) + sep_ +
+                  (cell.state == CellState::kCounted ? tools::Fixed(cell.raw, 0) : "");
+        }
         out += line + "\n";
       }
       for (size_t m = 0; m < report.metrics.size() && m < row.metrics.size(); ++m) {

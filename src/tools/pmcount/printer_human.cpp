@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "multiplex_rows.h"
 #include "printer.h"
 #include "text_format.h"
 
@@ -37,6 +38,17 @@ std::string MetricValue(double value) {
 std::string Annotation(const Report &report, const EventInfo &event, const Cell &cell) {
   std::string text;
   if (cell.state == CellState::kNotSupported) return event.reason;
+  if (event.set >= 0) {
+    // -T: the value is an estimate; say from what.
+    text = "[set " + std::to_string(event.set) + "]";
+    if (cell.state == CellState::kCounted) {
+      text += "  (estimate: " + tools::FixedWithThousands(cell.raw, 0) + " counted in " +
+              tools::Fixed(100.0 * FractionRunning(cell), 2) + "% of the time)";
+    } else {
+      text += "  (the set never counted)";
+    }
+    return text;
+  }
   if (cell.state == CellState::kCounted && cell.running_ns < cell.enabled_ns) {
     text = "(" + tools::Fixed(PercentRunning(cell), 2) + "% counted)";
   }
@@ -158,6 +170,11 @@ std::string Heading(const Report &report) {
   std::string how = report.mode + " mode";
   if (!report.group.empty()) how += ", group " + report.group;
   if (report.runs > 1) how += ", mean of " + std::to_string(report.runs) + " runs";
+  if (report.multiplex_ms > 0) {
+    how += ", " + std::to_string(report.sets) + " event sets multiplexed at " +
+           std::to_string(report.multiplex_ms) + " ms";
+    if (report.rounds >= 0) how += " (" + std::to_string(report.rounds) + " complete rounds)";
+  }
   return " Counts for " + what + "\n " + how + "\n";
 }
 

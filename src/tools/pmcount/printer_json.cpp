@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "json.h"
+#include "multiplex_rows.h"
 #include "printer.h"
 
 namespace pmcount {
@@ -56,6 +57,13 @@ std::string Counters(const Report &report, const Snapshot &snapshot) {
       out += ",\"enabled_ns\":" + JsonNumber(cell.enabled_ns);
       out += ",\"running_ns\":" + JsonNumber(cell.running_ns);
       out += ",\"percent_running\":" + JsonNumber(PercentRunning(cell));
+      if (event.set >= 0) {
+        // -T: value is the estimate; raw_value what the set counted, fraction its share.
+        out += ",\"set\":" + std::to_string(event.set);
+        out +=
+            ",\"raw_value\":" + (cell.state == CellState::kCounted ? JsonNumber(cell.raw) : "null");
+        out += ",\"fraction\":" + JsonNumber(FractionRunning(cell));
+      }
       if (report.runs > 1) {
         out += ",\"spread_percent\":" +
                (cell.state == CellState::kCounted ? JsonNumber(cell.spread_pct) : "null");
@@ -122,6 +130,11 @@ class JsonPrinter : public Printer {
     if (report.system_wide) out += ",\"cpus\":" + JsonString(report.cpus);
     out += ",\"mode\":" + JsonString(report.mode);
     if (!report.group.empty()) out += ",\"group\":" + JsonString(report.group);
+    if (report.multiplex_ms > 0) {
+      out += ",\"multiplex\":{\"slice_ms\":" + std::to_string(report.multiplex_ms) +
+             ",\"sets\":" + std::to_string(report.sets) +
+             ",\"rounds\":" + (report.rounds >= 0 ? std::to_string(report.rounds) : "null") + "}";
+    }
     out += ",\"runs\":" + std::to_string(report.runs);
     if (!report.command.empty()) {
       out += ",\"exit_status\":" + std::to_string(report.exit_status);

@@ -21,6 +21,9 @@ struct Cell {
   double spread_pct = -1;   // with -r: relative standard error of the mean, in percent
   uint64_t enabled_ns = 0;  // time the counters were enabled (summed over CPUs)
   uint64_t running_ns = 0;  // time they actually counted; less only if the kernel multiplexed
+  // -T: the set's raw count; `value` is then the estimate, enabled_ns the time any set counted
+  // and running_ns the time this event's set counted.
+  double raw = 0;
 };
 
 struct Row {
@@ -50,6 +53,7 @@ struct EventInfo {
   int id = 0;          // catalog event id
   std::string unit;    // "ns" for the clocks, else ""
   std::string reason;  // why it is <not supported>, "" when it is counted
+  int set = -1;        // -T: the event set (0, 1, ...); -1 when not multiplexed
 };
 
 struct MetricInfo {
@@ -69,6 +73,9 @@ struct Report {
   Aggregation aggregation = Aggregation::kTotal;
   bool stats = false;
   int runs = 1;
+  long multiplex_ms = 0;  // -T: the slice; 0 when not multiplexed
+  int sets = 0;           // -T: how many event sets
+  int rounds = -1;        // -T: complete rounds through every set (pmapi's nb_mx_round)
   // The command's times (elapsed over the runs: mean and spread as for counts).
   bool has_times = false;
   double elapsed_ns = 0;

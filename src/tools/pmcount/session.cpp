@@ -10,6 +10,8 @@
 
 #include "command.h"
 #include "counting.h"
+#include "multiplex_plan.h"
+#include "multiplex_rows.h"
 #include "program_plan.h"
 
 namespace pmcount {
@@ -28,7 +30,8 @@ std::string UnitOf(const pmapi::CatalogEvent &entry) {
   return "";
 }
 
-void DescribeEvents(const Setup &setup, const Plan &plan, Report *report) {
+// `mx`: the -T plan, else null (here and below).
+void DescribeEvents(const Setup &setup, const Plan &plan, const MultiplexPlan *mx, Report *report) {
   report->events.clear();
   for (size_t e = 0; e < setup.selection.events.size(); ++e) {
     const SelectedEvent &event = setup.selection.events[e];
@@ -37,6 +40,7 @@ void DescribeEvents(const Setup &setup, const Plan &plan, Report *report) {
     info.id = event.entry->id;
     info.unit = UnitOf(*event.entry);
     info.reason = plan.reasons[e];
+    if (mx) info.set = mx->set_of_event[e];
     report->events.push_back(info);
   }
   report->metrics.clear();
@@ -60,24 +64,33 @@ void ComputeMetrics(const Setup &setup, uint64_t span_ns, Row *row) {
 }
 
 // Counts, rows and statistics of one reading (a whole run, or one interval's deltas).
-Snapshot MakeSnapshot(const Setup &setup, const Plan &plan, const std::vector<Sample> &samples,
-                      uint64_t span_ns) {
+// Rows of `samples` split by `aggregation`; with -T the estimates.
+std::vector<Row> Rows(const Plan &plan, const MultiplexPlan *mx, const std::vector<Sample> &samples,
+                      const std::vector<CpuPlace> &places, Aggregation aggregation) {
+  if (!mx) return BuildRows(samples, places, aggregation, plan.counter_of_event);
+  std::vector<Row> rows = BuildMultiplexRows(samples, places, aggregation, mx->counters);
+  ScaleMultiplexed(mx->set_of_event, &rows);
+  return rows;
+}
+
+Snapshot MakeSnapshot(const Setup &setup, const Plan &plan, const MultiplexPlan *mx,
+                      const std::vector<Sample> &samples, uint64_t span_ns) {
   Snapshot snapshot;
   snapshot.span_ns = span_ns;
   const std::vector<CpuPlace> &places =
       setup.options->system_wide ? setup.places : std::vector<CpuPlace>();
-  snapshot.rows = BuildRows(samples, places, setup.options->aggregation, plan.counter_of_event);
+  snapshot.rows = Rows(plan, mx, samples, places, setup.options->aggregation);
   for (Row &row : snapshot.rows) ComputeMetrics(setup, span_ns, &row);
   if (setup.options->stats) {
-    const std::vector<Row> per_cpu =
-        BuildRows(samples, places, Aggregation::kPerCpu, plan.counter_of_event);
+    const std::vector<Row> per_cpu = Rows(plan, mx, samples, places, Aggregation::kPerCpu);
     snapshot.stats = CrossCpuStats(per_cpu, plan.counter_of_event.size());
   }
   return snapshot;
 }
 
 std::vector<Sample> EmptySamples(const Setup &setup) {
-  return std::vector<Sample>(setup.options->system_wide ? setup.cpus.size() : 1);
+  const size_t targets = setup.options->system_wide ? setup.cpus.size() : 1;
+  return std::vector<Sample>(targets * (setup.sets.empty() ? 1 : setup.sets.size()));
 }
 
 struct RunResult {
@@ -90,10 +103,12 @@ struct RunResult {
 
 class Runner {
  public:
-  Runner(const Setup &setup, Plan *plan, Report *report, Printer *printer, Output *output)
+  Runner(const Setup &setup, Plan *plan, const MultiplexPlan *mx, Report *report, Printer *printer,
+         Output *output)
       : setup_(setup),
         options_(*setup.options),
         plan_(plan),
+        mx_(mx),
         report_(report),
         printer_(printer),
         output_(output) {}
@@ -102,6 +117,7 @@ class Runner {
   int RunOnce(bool first, RunResult *result) {
     counting_.reset();
     auto arm = [&](pid_t pid) {
+      if (mx_) return ArmMultiplexed(pid);
       const int rc = Arm(
           plan_,
           [&](const pm_prog_t &prog) {
@@ -114,7 +130,7 @@ class Runner {
                 pm_strerror(options_.system_wide ? "pm_set_program" : "pm_set_program_group", rc));
         return rc;
       }
-      DescribeEvents(setup_, *plan_, report_);
+      DescribeEvents(setup_, *plan_, mx_, report_);
       return 0;
     };
     Command command;
@@ -144,6 +160,7 @@ class Runner {
     const uint64_t end = NowNs();
     if (options_.interval_ms && end > last_tick_) Tick();  // the last, partial interval
     result->samples = Read();
+    if (counting_) report_->rounds = counting_->rounds();
     if (counting_) {
       counting_->Delete();
     }
@@ -158,6 +175,21 @@ class Runner {
   }
 
  private:
+  // -T: one _mx program for every set. No event-by-event retry as Arm does: the kernel's
+  // refusal names the set, and pmcount reports it.
+  int ArmMultiplexed(pid_t pid) {
+    const int rc = options_.system_wide ? CountSystemWideMx(mx_->prog, setup_.cpus, &counting_)
+                                        : CountCommandMx(pid, mx_->prog, &counting_);
+    if (rc != 0) {
+      fprintf(
+          stderr, "pmcount: %s\n",
+          pm_strerror(options_.system_wide ? "pm_set_program_mx" : "pm_set_program_group_mx", rc));
+      return rc;
+    }
+    DescribeEvents(setup_, *plan_, mx_, report_);
+    return 0;
+  }
+
   std::vector<Sample> Read() {
     std::vector<Sample> samples = EmptySamples(setup_);
     if (counting_) {
@@ -174,7 +206,7 @@ class Runner {
     std::vector<Sample> now = Read();
     std::vector<Sample> delta(now.size());
     for (size_t i = 0; i < now.size(); ++i) delta[i] = Difference(now[i], previous_[i]);
-    Snapshot snapshot = MakeSnapshot(setup_, *plan_, delta, now_ns - last_tick_);
+    Snapshot snapshot = MakeSnapshot(setup_, *plan_, mx_, delta, now_ns - last_tick_);
     snapshot.interval = true;
     snapshot.since_start_ns = now_ns - start_;
     output_->Write(printer_->Interval(*report_, snapshot));
@@ -185,6 +217,7 @@ class Runner {
   const Setup &setup_;
   const Options &options_;
   Plan *plan_;
+  const MultiplexPlan *mx_;
   Report *report_;
   Printer *printer_;
   Output *output_;
@@ -211,11 +244,23 @@ bool Output::Write(const std::string &text) {
 
 int RunSession(const Setup &setup, Report *report, Printer *printer, Output *output) {
   const Options &options = *setup.options;
-  Plan plan = MakePlan(setup.selection, setup.mode);
-  DescribeEvents(setup, plan, report);
+  Plan plan;
+  MultiplexPlan mx;
+  if (setup.sets.empty()) {
+    plan = MakePlan(setup.selection, setup.mode);
+  } else {
+    const std::string error = MakeMultiplexPlan(setup.sets, setup.mode, options.multiplex_ms, &mx);
+    if (!error.empty()) {
+      fprintf(stderr, "pmcount: %s\n", error.c_str());
+      return kCountingFailed;
+    }
+    plan = mx.flat;
+  }
+  const MultiplexPlan *multiplexed = setup.sets.empty() ? nullptr : &mx;
+  DescribeEvents(setup, plan, multiplexed, report);
   BlockWaitedSignals();
 
-  Runner runner(setup, &plan, report, printer, output);
+  Runner runner(setup, &plan, multiplexed, report, printer, output);
   std::vector<std::vector<Row>> run_rows;
   std::vector<std::vector<Sample>> run_samples;
   std::vector<double> elapsed;
@@ -240,10 +285,10 @@ int RunSession(const Setup &setup, Report *report, Printer *printer, Output *out
 
   Snapshot final_snapshot;
   if (run_samples.size() == 1) {
-    final_snapshot = MakeSnapshot(setup, plan, run_samples[0], last.elapsed_ns);
+    final_snapshot = MakeSnapshot(setup, plan, multiplexed, run_samples[0], last.elapsed_ns);
   } else {
     for (const std::vector<Sample> &samples : run_samples) {
-      run_rows.push_back(MakeSnapshot(setup, plan, samples, 0).rows);
+      run_rows.push_back(MakeSnapshot(setup, plan, nullptr, samples, 0).rows);
     }
     final_snapshot.rows = MeanOfRuns(run_rows);
     final_snapshot.span_ns = static_cast<uint64_t>(report->elapsed_ns);

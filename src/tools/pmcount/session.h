@@ -35,7 +35,8 @@ class Output {
 
 struct Setup {
   const Options *options = nullptr;
-  Selection selection;
+  Selection selection;          // with -T: every set's events side by side (FlattenSets)
+  std::vector<Selection> sets;  // -T: each event set; empty otherwise
   Mode mode;
   std::vector<int> cpus;         // -a: the reported Linux CPUs, ascending
   std::vector<CpuPlace> places;  // -a: the same CPUs with their core and socket

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# pmcount -T (multiplexed event sets) run as users run it: exact tracepoint counts split over
+# the sets, the estimates and time fractions in every output format, system-wide, and the
+# command lines it refuses.
+#
+# usage: pmcount_multiplex.sh SECTION PREFIX MX_WORKLOAD
+#   SECTION      counts | system | bad
+#   PREFIX       where the build was installed (tools.install does it)
+#   MX_WORKLOAD  tests/tools/mx_workload.c built: N getppid calls in the middle of a slice
+#
+# Exit status: 0 passed, 1 a check failed, 77 the section cannot run here.
+set -euo pipefail
+
+section=$1 prefix=$2 workload=$3
+pmcount=$prefix/bin/pmcount
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmcount-mx-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+check() {  # check DESCRIPTION TEST...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else fail "$what"; fi
+}
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
+ev=syscalls:sys_enter_getppid
+# 200 ms slices: the workload's calls are 100 ms away from any switch.
+slice=200
+busy=900
+n=$((1000 + RANDOM % 1000))
+sets=(-e $ev -e "$ev,task-clock")
+
+[[ -x $pmcount ]] || { echo "FAIL: no $pmcount" >&2; exit 1; }
+if [[ $section != bad ]] &&
+  ! [[ -d /sys/kernel/tracing/events/syscalls || -d /sys/kernel/debug/tracing/events/syscalls ]]; then
+  skip "no syscall tracepoints in tracefs"
+fi
+
+# Checks one JSON report (the last line of $1): each set's getppid raw counts, fractions and
+# estimates. MODE exact: the raw counts add up to N; at-least: to N or more (system-wide,
+# other processes' calls count too).
+check_json() {  # check_json FILE MODE N
+  python3 - "$@" <<'PY'
+import json, sys
+path, mode, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+report = [json.loads(l) for l in open(path) if l.strip()][-1]
+problems = []
+mx = report.get("multiplex", {})
+if mx.get("sets") != 2 or mx.get("slice_ms") != 200:
+    problems.append("multiplex header %r" % mx)
+if not isinstance(mx.get("rounds"), int) or mx["rounds"] < 1:
+    problems.append("rounds %r (the workload runs several slices)" % mx.get("rounds"))
+fractions = {}
+raw_sum = 0
+for c in report["counters"]:
+    if c["state"] != "counted":
+        problems.append("%s in set %s: %s" % (c["event"], c.get("set"), c["state"]))
+        continue
+    f = c["fraction"]
+    if not 0 < f <= 1:
+        problems.append("fraction %r out of (0,1]" % f)
+    fractions.setdefault(c["set"], f)
+    if abs(fractions[c["set"]] - f) > 1e-12:
+        problems.append("set %d's events disagree on its fraction" % c["set"])
+    est = c["raw_value"] / f
+    if abs(c["value"] - est) > max(1.0, 1e-9 * est):
+        problems.append("estimate %r is not raw %r / fraction %r" % (c["value"], c["raw_value"], f))
+    if c["value"] < c["raw_value"]:
+        problems.append("estimate below the raw count")
+    if c["event"] == "syscalls:sys_enter_getppid":
+        raw_sum += c["raw_value"]
+if sorted(fractions) != [0, 1]:
+    problems.append("sets seen: %r" % sorted(fractions))
+if abs(sum(fractions.values()) - 1) > 1e-9:
+    problems.append("fractions add up to %r" % sum(fractions.values()))
+if mode == "exact" and raw_sum != n:
+    problems.append("raw getppid counts add up to %d, not %d" % (raw_sum, n))
+if mode == "at-least" and raw_sum < n:
+    problems.append("raw getppid counts add up to %d, fewer than %d" % (raw_sum, n))
+for p in problems:
+    print("  " + p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+case $section in
+counts)
+  "$pmcount" -T $slice "${sets[@]}" --json -- "$workload" $slice "$n" $busy 2>"$work/json"
+  check "JSON: getppid split over 2 sets adds up to exactly $n; fractions and estimates agree" \
+    check_json "$work/json" exact "$n"
+
+  "$pmcount" -T $slice "${sets[@]}" -x, -- "$workload" $slice "$n" $busy 2>"$work/csv"
+  # value,unit,event,run-time,running%,metric,metric-unit,set,raw
+  check "CSV: 3 event lines of 9 fields" \
+    test "$(awk -F, 'NF == 9 && $3 != ""' "$work/csv" | wc -l)" = 3
+  check "CSV: getppid raw counts add up to exactly $n" \
+    test "$(awk -F, -v ev=$ev '$3 == ev {s += $9} END {print s}' "$work/csv")" = "$n"
+  check "CSV: sets 0 and 1, running shares adding up to 100%" awk -F, -v ev=$ev '
+    $3 == ev {seen[$8] = 1; p += $5; if ($5 <= 0 || $5 > 100) bad = 1}
+    END {exit !(seen[0] && seen[1] && !bad && p > 99.97 && p < 100.03)}' "$work/csv"
+  check "CSV: each estimate is the raw count over its share" awk -F, '
+    $9 != "" {e = $9 * 100 / $5; d = $1 - e; if (d < 0) d = -d;
+              if (d > 1 + e * 0.0002) bad = 1; n++}
+    END {exit !(n == 3 && !bad)}' "$work/csv"
+
+  "$pmcount" -T $slice "${sets[@]}" -- "$workload" $slice "$n" $busy 2>"$work/human"
+  check "human: the heading says 2 sets at $slice ms" \
+    grep -q "2 event sets multiplexed at $slice ms" "$work/human"
+  check "human: getppid raw counts add up to exactly $n" test "$(
+    grep -o "estimate: [0-9,]* counted" "$work/human" | head -2 | tr -d , |
+      awk '{s += $2} END {print s}')" = "$n"
+  check "human: each line names its set and share" \
+    test "$(grep -cE '\[set [01]\]  \(estimate: [0-9,]+ counted in [0-9.]+% of the time\)' \
+      "$work/human")" = 3
+
+  # -I: every interval line carries sets too, and the intervals' raw counts add up to N.
+  "$pmcount" -T $slice -I 100 "${sets[@]}" --json -- "$workload" $slice "$n" $busy 2>"$work/ijson"
+  check "-I: interval lines' raw getppid counts add up to exactly $n" python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+total = sum(c["raw_value"] or 0 for l in lines if l.get("interval")
+            for c in l["counters"] if c["event"] == "syscalls:sys_enter_getppid")
+sys.exit(0 if total == int(sys.argv[2]) and len(lines) > 2 else 1)' "$work/ijson" "$n"
+  ;;
+system)
+  [[ $(id -u) = 0 ]] || skip "system-wide counting needs root"
+  "$pmcount" -a -T $slice "${sets[@]}" --json -- "$workload" $slice "$n" $busy 2>"$work/json"
+  check "-a: fractions and estimates agree; at least $n getppid calls over the sets" \
+    check_json "$work/json" at-least "$n"
+  "$pmcount" -a -A -T $slice "${sets[@]}" -x, -- "$workload" $slice "$n" $busy 2>"$work/percpu"
+  check "-a -A: per-CPU lines carry the set and raw count" \
+    grep -qE "^CPU[0-9]+,[0-9.]+,,$ev,[0-9]+,[0-9.]+,,,[01],[0-9]+$" "$work/percpu"
+  ;;
+bad)
+  expect_usage() {  # expect_usage DESCRIPTION PATTERN ARGS...
+    local what=$1 pattern=$2
+    shift 2
+    local status=0
+    "$pmcount" "$@" -- true 2>"$work/err" || status=$?
+    check "$what: exit 2" test $status = 2
+    check "$what: says '$pattern'" grep -q -- "$pattern" "$work/err"
+  }
+  expect_usage "one set" "give at least two -e lists or -g groups" -T 10 -e $ev
+  expect_usage "no set" "give at least two" -T 10
+  expect_usage "zero slice" "bad slice '0' for -T: give whole milliseconds, at least 1" \
+    -T 0 "${sets[@]}"
+  expect_usage "negative slice" "bad slice '-5' for -T" -T -5 "${sets[@]}"
+  expect_usage "not a number" "bad slice '10ms' for --multiplex" --multiplex=10ms "${sets[@]}"
+  many=()
+  for ((i = 0; i < 65; ++i)); do many+=(-e task-clock); done
+  expect_usage "65 sets" "65 event sets given to -T; at most 64" -T 10 "${many[@]}"
+  expect_usage "-r" "-r and -T cannot be combined" -T 10 -r 2 "${sets[@]}"
+  expect_usage "unknown event in set 1" "event set 1: " -T 10 -e $ev -e no-such-event-here
+  expect_usage "two -g without -T" "only one -g group" -g pm_basic -g pm_basic
+  ;;
+*)
+  echo "unknown section $section" >&2
+  exit 1
+  ;;
+esac
+
+if ((failures)); then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
