@@ -17,15 +17,18 @@ static double thread_cpu_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static volatile unsigned long sink;
+static unsigned long sink; /* written by both threads: atomically */
 
-#define HOT_FUNCTION(name)                                                                   \
-  __attribute__((noinline)) void name(double seconds) {                                      \
-    double end = thread_cpu_seconds() + seconds;                                             \
-    unsigned long x = 1;                                                                     \
-    while (thread_cpu_seconds() < end)                                                       \
-      for (int i = 0; i < 20000; ++i) x = x * 6364136223846793005ul + 1442695040888963407ul; \
-    sink = x;                                                                                \
+#define HOT_FUNCTION(name)                                                         \
+  __attribute__((noinline)) void name(double seconds) {                            \
+    double end = thread_cpu_seconds() + seconds;                                   \
+    unsigned long x = 1;                                                           \
+    while (thread_cpu_seconds() < end)                                             \
+      for (int i = 0; i < 20000; ++i) {                                            \
+        x = x * 6364136223846793005ul + 1442695040888963407ul;                     \
+        __asm__ volatile("" : "+r"(x)); /* kept: clang would fold the loop away */ \
+      }                                                                            \
+    __atomic_store_n(&sink, x, __ATOMIC_RELAXED);                                  \
   }
 HOT_FUNCTION(hot_loop)
 HOT_FUNCTION(hot_loop_a)
