@@ -1,5 +1,6 @@
 /* Samples its own thread for a moment of busy work with the thread sampler, then reads its
  * regions as Fuchsia's profiler does: every record a Large BLOB of PCs. Prints the count. */
+#define _GNU_SOURCE /* syscall(SYS_gettid), CLOCK_THREAD_CPUTIME_ID */
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
