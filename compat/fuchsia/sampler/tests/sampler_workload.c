@@ -2,7 +2,9 @@
  * frame pointers and the hot functions never inlined, so each sample's stack shows them.
  *   sampler_workload hot SECONDS       the main thread burns SECONDS of CPU in hot_loop
  *   sampler_workload threads SECONDS   two new threads burn SECONDS each, in hot_loop_a / _b
- *   sampler_workload wait SECONDS      prints "ready", waits for SIGUSR1, then as "threads" */
+ *   sampler_workload wait SECONDS      prints "ready", waits for SIGUSR1, then as "threads"
+ *   sampler_workload work MILLIONS     a fixed amount of work (millions of steps) in hot_work;
+ *                                      prints the CPU time it took, in ns (benchmarks) */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +35,15 @@ static unsigned long sink; /* written by both threads: atomically */
 HOT_FUNCTION(hot_loop)
 HOT_FUNCTION(hot_loop_a)
 HOT_FUNCTION(hot_loop_b)
+
+__attribute__((noinline)) void hot_work(double millions) {
+  unsigned long x = 1;
+  for (long i = 0; i < (long)(millions * 1e6); ++i) {
+    x = x * 6364136223846793005ul + 1442695040888963407ul;
+    __asm__ volatile("" : "+r"(x));
+  }
+  __atomic_store_n(&sink, x, __ATOMIC_RELAXED);
+}
 
 static double g_seconds;
 static void* run_a(void* arg) {
@@ -65,6 +76,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (strcmp(argv[1], "threads") == 0) return two_threads();
+  if (strcmp(argv[1], "work") == 0) {
+    /* CPU time, not wall time: what sampling adds to the thread (its interrupts are charged to
+     * it), unaffected by other programs sharing the CPUs. */
+    struct timespec start, end;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    hot_work(g_seconds);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+    printf("cpu_ns %lld\n",
+           (long long)(end.tv_sec - start.tv_sec) * 1000000000ll + (end.tv_nsec - start.tv_nsec));
+    return 0;
+  }
   if (strcmp(argv[1], "wait") == 0) {
     sigset_t set;
     sigemptyset(&set);
