@@ -105,8 +105,15 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
     if (!online[cpu]) continue;
     region.ring.reset(new PerfRing);
     int result = region.ring->Open(static_cast<int>(cpu), kRingPages);
-    if (result < 0)
-      return FromErrno(-result, "opening the perf ring of CPU " + std::to_string(cpu), error);
+    if (result < 0) {
+      zx_status_t status =
+          FromErrno(-result, "opening the perf ring of CPU " + std::to_string(cpu), error);
+      if (status == ZX_ERR_ACCESS_DENIED)
+        *error +=
+            " (/proc/sys/kernel/perf_event_paranoid above 2 refuses every user without "
+            "CAP_PERFMON)";
+      return status;
+    }
   }
   session->drainer_ = std::thread([s = session.get()] { s->DrainLoop(); });
   *out = std::move(session);
