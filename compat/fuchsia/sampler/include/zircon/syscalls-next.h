@@ -57,6 +57,41 @@ typedef int64_t zx_ticks_t;
 #ifndef ZX_ERR_ACCESS_DENIED
 #define ZX_ERR_ACCESS_DENIED (-30)
 #endif
+/* Not returned by the sampler; defined so that code using them compiles with this header alone
+ * (another compat header may define all of them only when ZX_OK is not yet defined). */
+#ifndef ZX_ERR_WRONG_TYPE
+#define ZX_ERR_WRONG_TYPE (-12)
+#endif
+#ifndef ZX_ERR_BAD_SYSCALL
+#define ZX_ERR_BAD_SYSCALL (-13)
+#endif
+#ifndef ZX_ERR_BUFFER_TOO_SMALL
+#define ZX_ERR_BUFFER_TOO_SMALL (-15)
+#endif
+#ifndef ZX_ERR_TIMED_OUT
+#define ZX_ERR_TIMED_OUT (-21)
+#endif
+#ifndef ZX_ERR_SHOULD_WAIT
+#define ZX_ERR_SHOULD_WAIT (-22)
+#endif
+#ifndef ZX_ERR_CANCELED
+#define ZX_ERR_CANCELED (-23)
+#endif
+#ifndef ZX_ERR_PEER_CLOSED
+#define ZX_ERR_PEER_CLOSED (-24)
+#endif
+#ifndef ZX_ERR_NOT_FOUND
+#define ZX_ERR_NOT_FOUND (-25)
+#endif
+#ifndef ZX_ERR_ALREADY_BOUND
+#define ZX_ERR_ALREADY_BOUND (-27)
+#endif
+#ifndef ZX_ERR_UNAVAILABLE
+#define ZX_ERR_UNAVAILABLE (-28)
+#endif
+#ifndef ZX_ERR_IO
+#define ZX_ERR_IO (-40)
+#endif
 #ifndef ZX_HANDLE_INVALID
 #define ZX_HANDLE_INVALID ((zx_handle_t)0)
 #endif
