@@ -204,6 +204,16 @@ TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
   EXPECT_NE(out.find("hot_loop_b"), std::string::npos) << out;
 }
 
+TEST_F(PmsampleTest, AStrippedProgramIsNamedByModuleAndOffsetNeverByANeighbour) {
+  std::string stripped = std::string(SAMPLER_WORKLOAD_PATH) + ".stripped";
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 --top 3 -o '' -- " +
+                       stripped + " hot 0.2");
+  ASSERT_EQ(run.status, 0) << run.out;
+  std::string top = TopSummaryFunction(run.out);
+  EXPECT_EQ(top.rfind("sampler_workload.stripped+0x", 0), 0u) << run.out;
+  EXPECT_EQ(run.out.find("hot_loop"), std::string::npos) << run.out;
+}
+
 TEST_F(PmsampleTest, BadUsageIsExplainedWithStatusTwo) {
   EXPECT_EQ(Shell(std::string(PMSAMPLE_PATH)).status, 2);
   ShellRun fast = Shell(std::string(PMSAMPLE_PATH) + " -F 200000 -- true");

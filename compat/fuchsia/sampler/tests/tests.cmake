@@ -9,6 +9,11 @@ set(ZX_SAMPLER_TEST_FLAGS -fno-omit-frame-pointer -O1 -g)
 add_executable(sampler_workload ${CMAKE_CURRENT_LIST_DIR}/sampler_workload.c)
 target_compile_options(sampler_workload PRIVATE -Wall -Wextra -Werror ${ZX_SAMPLER_TEST_FLAGS})
 target_link_libraries(sampler_workload PRIVATE Threads::Threads)
+# A copy with every symbol stripped: pmsample must name its PCs by module and offset only.
+add_custom_command(TARGET sampler_workload POST_BUILD
+  COMMAND ${CMAKE_OBJCOPY} --strip-all $<TARGET_FILE:sampler_workload>
+          $<TARGET_FILE:sampler_workload>.stripped
+  COMMENT "Stripping a copy of sampler_workload")
 
 foreach(name zx_sampler_api_test zx_sampler_sampling_test pmsample_test)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.cpp)
