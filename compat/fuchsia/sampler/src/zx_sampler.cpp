@@ -1,0 +1,215 @@
+// The C entry points: one live session at most, found by its handle; every call validates in
+// Fuchsia's order, records why it failed for zx_sampler_last_error, and lets no exception out.
+#include <time.h>
+
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "session.h"
+
+#define ZX_SAMPLER_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+std::mutex g_mutex;  // the session's lifetime and state changes
+std::unique_ptr<zx_sampler::Session> g_session;
+thread_local std::string t_last_error;
+
+zx_status_t Fail(zx_status_t status, std::string message) {
+  t_last_error = std::move(message);
+  return status;
+}
+
+// The session for `handle` with g_mutex held, or the status Fuchsia returns: BAD_STATE when no
+// sampler exists, BAD_HANDLE when the handle is not the sampler's.
+zx_status_t Find(zx_handle_t handle, zx_sampler::Session** session) {
+  if (!g_session) return Fail(ZX_ERR_BAD_STATE, "no sampler session exists");
+  if (static_cast<int>(handle) != g_session->handle())
+    return Fail(ZX_ERR_BAD_HANDLE, "handle " + std::to_string(handle) +
+                                       " is not the sampler session's (" +
+                                       std::to_string(g_session->handle()) + ")");
+  *session = g_session.get();
+  return ZX_OK;
+}
+
+// Runs `body` with no exception escaping; clears the last error first.
+template <typename Body>
+zx_status_t Guarded(Body body) {
+  t_last_error.clear();
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Fail(ZX_ERR_NO_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return Fail(ZX_ERR_INTERNAL, e.what());
+  } catch (...) {
+    return Fail(ZX_ERR_INTERNAL, "unexpected failure");
+  }
+}
+
+zx_status_t Attach(zx_handle_t handle, zx_handle_t thread, uint32_t options) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    if (thread == ZX_HANDLE_INVALID || thread > 0x7fffffffu)
+      return Fail(ZX_ERR_BAD_HANDLE,
+                  "thread handle " + std::to_string(thread) + " is not a thread id");
+    if (options & ~ZX_SAMPLER_ATTACH_DESCENDANTS)
+      return Fail(ZX_ERR_INVALID_ARGS, "unknown attach options");
+    return session->Attach(static_cast<pid_t>(thread), options & ZX_SAMPLER_ATTACH_DESCENDANTS,
+                           &t_last_error);
+  });
+}
+
+}  // namespace
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_create(zx_handle_t resource, uint64_t options,
+                                                const zx_sampler_config_t* config,
+                                                zx_handle_t* session_out) {
+  (void)resource;
+  return Guarded([&] {
+    if (options != 0) return Fail(ZX_ERR_INVALID_ARGS, "options must be 0");
+    if (!config || !session_out)
+      return Fail(ZX_ERR_INVALID_ARGS, "config and session_out are required");
+    if (config->iobuffer_discipline != ZX_IOB_DISCIPLINE_TYPE_NONE)
+      return Fail(ZX_ERR_INVALID_ARGS, "iobuffer_discipline must be ZX_IOB_DISCIPLINE_TYPE_NONE");
+    if (config->buffer_size == 0 || config->buffer_size > ZX_SAMPLER_MAX_BUFFER_SIZE)
+      return Fail(ZX_ERR_INVALID_ARGS, "buffer_size must be 1 byte to 1 GiB");
+    if (config->period < ZX_SAMPLER_MIN_PERIOD)
+      return Fail(ZX_ERR_INVALID_ARGS, "period must be at least 10 us (10000 ns)");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_session) return Fail(ZX_ERR_ALREADY_EXISTS, "a sampler session already exists");
+    std::unique_ptr<zx_sampler::Session> session;
+    zx_status_t status = zx_sampler::Session::Create(*config, &session, &t_last_error);
+    if (status != ZX_OK) return status;
+    *session_out = static_cast<zx_handle_t>(session->handle());
+    g_session = std::move(session);
+    return ZX_OK;
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_attach(zx_handle_t session, zx_handle_t thread) {
+  return Attach(session, thread, 0);
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_attach_etc(zx_handle_t session, zx_handle_t thread,
+                                                    uint32_t options) {
+  return Attach(session, thread, options);
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_start(zx_handle_t handle) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    return session->Start(&t_last_error);
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_stop(zx_handle_t handle) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    return session->Stop(&t_last_error);
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_handle_close(zx_handle_t handle) {
+  return Guarded([&] {
+    std::unique_ptr<zx_sampler::Session> doomed;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      if (!g_session || static_cast<int>(handle) != g_session->handle())
+        return Fail(ZX_ERR_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open here");
+      doomed = std::move(g_session);
+    }
+    return ZX_OK;  // doomed's destructor stops, drains nothing more, and frees everything
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_get_info(zx_handle_t handle, zx_sampler_info_t* info) {
+  return Guarded([&] {
+    if (!info) return Fail(ZX_ERR_INVALID_ARGS, "info is required");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    session->Info(info);
+    return ZX_OK;
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_region_fd(zx_handle_t handle, uint32_t index, int* fd) {
+  return Guarded([&] {
+    if (!fd) return Fail(ZX_ERR_INVALID_ARGS, "fd_out is required");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    return session->RegionFd(index, fd, &t_last_error);
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_map_region(zx_handle_t handle, uint32_t index,
+                                                    const void** data, size_t* size) {
+  return Guarded([&] {
+    if (!data || !size) return Fail(ZX_ERR_INVALID_ARGS, "data and size are required");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    return session->MapRegion(index, data, size, &t_last_error);
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_task_events(zx_handle_t handle,
+                                                         zx_sampler_task_event_fn fn,
+                                                         void* context) {
+  return Guarded([&] {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    session->SetTaskEvents(fn, context);
+    return ZX_OK;
+  });
+}
+
+ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_per_second(void) { return 1000000000; }
+
+ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_get(void) {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<zx_ticks_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+
+ZX_SAMPLER_EXPORT const char* zx_sampler_last_error(void) { return t_last_error.c_str(); }
+
+ZX_SAMPLER_EXPORT const char* zx_sampler_status_name(zx_status_t status) {
+  switch (status) {
+    case ZX_OK:
+      return "ZX_OK";
+    case ZX_ERR_INTERNAL:
+      return "ZX_ERR_INTERNAL";
+    case ZX_ERR_NOT_SUPPORTED:
+      return "ZX_ERR_NOT_SUPPORTED";
+    case ZX_ERR_NO_RESOURCES:
+      return "ZX_ERR_NO_RESOURCES";
+    case ZX_ERR_NO_MEMORY:
+      return "ZX_ERR_NO_MEMORY";
+    case ZX_ERR_INVALID_ARGS:
+      return "ZX_ERR_INVALID_ARGS";
+    case ZX_ERR_BAD_HANDLE:
+      return "ZX_ERR_BAD_HANDLE";
+    case ZX_ERR_OUT_OF_RANGE:
+      return "ZX_ERR_OUT_OF_RANGE";
+    case ZX_ERR_BAD_STATE:
+      return "ZX_ERR_BAD_STATE";
+    case ZX_ERR_ALREADY_EXISTS:
+      return "ZX_ERR_ALREADY_EXISTS";
+    case ZX_ERR_ACCESS_DENIED:
+      return "ZX_ERR_ACCESS_DENIED";
+    default:
+      return "ZX_ERR_UNKNOWN";
+  }
+}

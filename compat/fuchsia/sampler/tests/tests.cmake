@@ -1,0 +1,35 @@
+# The sampler's tests: the C interface and the samples in-process (googletest), pmsample on a
+# workload with known hot functions, and the installed tree used as a client would.
+find_package(GTest REQUIRED)
+include(GoogleTest)
+
+# Frame pointers and no inlining of the hot functions: the stacks the tests look for.
+set(ZX_SAMPLER_TEST_FLAGS -fno-omit-frame-pointer -O1 -g)
+
+add_executable(sampler_workload ${CMAKE_CURRENT_LIST_DIR}/sampler_workload.c)
+target_compile_options(sampler_workload PRIVATE -Wall -Wextra -Werror ${ZX_SAMPLER_TEST_FLAGS})
+target_link_libraries(sampler_workload PRIVATE Threads::Threads)
+# A copy with every symbol stripped: pmsample must name its PCs by module and offset only.
+add_custom_command(TARGET sampler_workload POST_BUILD
+  COMMAND ${CMAKE_OBJCOPY} --strip-all $<TARGET_FILE:sampler_workload>
+          $<TARGET_FILE:sampler_workload>.stripped
+  COMMENT "Stripping a copy of sampler_workload")
+
+foreach(name zx_sampler_api_test zx_sampler_sampling_test pmsample_test)
+  add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.cpp)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(${name} PRIVATE zx_sampler fuchsia_common GTest::gtest_main Threads::Threads)
+  target_compile_options(${name} PRIVATE ${PMAPI_WARNINGS} ${ZX_SAMPLER_TEST_FLAGS})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.
+                       PROPERTIES TIMEOUT 300)
+endforeach()
+add_dependencies(pmsample_test pmsample sampler_workload)
+target_compile_definitions(pmsample_test PRIVATE
+  PMSAMPLE_PATH="$<TARGET_FILE:pmsample>"
+  SAMPLER_WORKLOAD_PATH="$<TARGET_FILE:sampler_workload>"
+  GO_EXECUTABLE="${FUCHSIA_GO_EXECUTABLE}")
+
+add_test(NAME sampler.install_client
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_client.sh ${PROJECT_BINARY_DIR}
+                 ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_C_COMPILER})
+set_tests_properties(sampler.install_client PROPERTIES TIMEOUT 300 RESOURCE_LOCK cmake_install)

@@ -1,0 +1,37 @@
+// pmsample's outputs from a Recording: the FXT trace, the pprof profile, the raw regions and
+// the text summary of the hottest functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recording.h"
+
+namespace pmsample {
+
+struct RunFacts {
+  int64_t period_ns = 0;
+  uint64_t written = 0, dropped = 0, lost = 0;
+  uint64_t full_regions = 0;
+  uint64_t start_ticks = 0, end_ticks = 0;
+  std::string command;
+};
+
+// The trace: magic, initialization, process and thread names, one instant event per sample
+// (named after its innermost function, its stack an interned string argument) that Perfetto
+// shows on the thread's track, and every raw sample record as the sampler wrote it.
+bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& raw_regions,
+                const std::string& path, std::string* error);
+
+bool WritePprof(Recording& recording, const RunFacts& facts, const std::string& path,
+                std::string* error);
+
+// "<prefix>.cpu<N>": each region's records and the zero word after them.
+bool WriteRawRegions(const std::vector<std::vector<uint64_t>>& raw_regions,
+                     const std::string& prefix, std::string* error);
+
+// The hottest functions by self samples, with their total (anywhere in the stack) share.
+std::string Summary(Recording& recording, const RunFacts& facts, size_t top);
+
+}  // namespace pmsample

@@ -1,0 +1,362 @@
+// pmsample: where a program spends its time. Samples a command (and everything it starts) or a
+// running process with the thread sampler, then writes an FXT trace, optionally a pprof
+// profile and the raw per-CPU regions, and prints the hottest functions. See pmsample(1).
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fuchsia_common/fxt.h"
+#include "outputs.h"
+#include "recording.h"
+#include "zircon/sampler-linux.h"
+#include "zircon/syscalls-next.h"
+
+namespace {
+
+struct Options {
+  int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
+  std::string trace = "pmsample.fxt";
+  std::string pprof;
+  std::string raw;
+  size_t top = 10;
+  size_t buffer_mb = 64;
+  pid_t pid = 0;
+  double duration = 0;  // -p: seconds, 0 = until the process exits or SIGINT
+  bool quiet = false;
+  std::vector<char*> command;
+};
+
+void Usage(FILE* out) {
+  std::fprintf(
+      out,
+      "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
+      "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
+      "       pmsample [options] -p pid [-d seconds]\n");
+}
+
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_interrupted = 0;
+
+void OnSignal(int signal) {
+  g_interrupted = 1;
+  if (g_child > 0) kill(g_child, signal);
+}
+
+bool ParseNumber(const char* text, double* value) {
+  char* end = nullptr;
+  errno = 0;
+  *value = std::strtod(text, &end);
+  return errno == 0 && end != text && *end == '\0' && *value > 0;
+}
+
+int ParseOptions(int argc, char** argv, Options* o) {
+  static const option kLong[] = {{"freq", required_argument, nullptr, 'F'},
+                                 {"period", required_argument, nullptr, 'P'},
+                                 {"output", required_argument, nullptr, 'o'},
+                                 {"pprof", required_argument, nullptr, 'g'},
+                                 {"raw", required_argument, nullptr, 'r'},
+                                 {"top", required_argument, nullptr, 't'},
+                                 {"buffer-mb", required_argument, nullptr, 'b'},
+                                 {"pid", required_argument, nullptr, 'p'},
+                                 {"duration", required_argument, nullptr, 'd'},
+                                 {"quiet", no_argument, nullptr, 'q'},
+                                 {"help", no_argument, nullptr, 'h'},
+                                 {nullptr, 0, nullptr, 0}};
+  int c;
+  double v = 0;
+  while ((c = getopt_long(argc, argv, "+F:o:p:d:qh", kLong, nullptr)) != -1) {
+    switch (c) {
+      case 'F':
+        if (!ParseNumber(optarg, &v) || v > 100000) {
+          std::fprintf(stderr, "pmsample: -F takes 1 to 100000 samples per second\n");
+          return 2;
+        }
+        o->period_ns = static_cast<int64_t>(1e9 / v);
+        break;
+      case 'P':
+        if (!ParseNumber(optarg, &v) || v < 10000) {
+          std::fprintf(stderr, "pmsample: --period takes at least 10000 ns\n");
+          return 2;
+        }
+        o->period_ns = static_cast<int64_t>(v);
+        break;
+      case 'o':
+        o->trace = optarg;
+        break;
+      case 'g':
+        o->pprof = optarg;
+        break;
+      case 'r':
+        o->raw = optarg;
+        break;
+      case 't':
+        if (!ParseNumber(optarg, &v)) return Usage(stderr), 2;
+        o->top = static_cast<size_t>(v);
+        break;
+      case 'b':
+        if (!ParseNumber(optarg, &v) || v > 1024) {
+          std::fprintf(stderr, "pmsample: --buffer-mb takes 1 to 1024\n");
+          return 2;
+        }
+        o->buffer_mb = static_cast<size_t>(v);
+        break;
+      case 'p':
+        if (!ParseNumber(optarg, &v)) {
+          std::fprintf(stderr, "pmsample: -p takes a process id\n");
+          return 2;
+        }
+        o->pid = static_cast<pid_t>(v);
+        break;
+      case 'd':
+        if (!ParseNumber(optarg, &v)) {
+          std::fprintf(stderr, "pmsample: -d takes seconds\n");
+          return 2;
+        }
+        o->duration = v;
+        break;
+      case 'q':
+        o->quiet = true;
+        break;
+      case 'h':
+        Usage(stdout);
+        std::exit(0);
+      default:
+        Usage(stderr);
+        return 2;
+    }
+  }
+  for (int i = optind; i < argc; ++i) o->command.push_back(argv[i]);
+  if ((o->pid == 0) == o->command.empty()) {
+    Usage(stderr);
+    return 2;
+  }
+  return 0;
+}
+
+int Fail(const char* what, zx_status_t status) {
+  std::fprintf(stderr, "pmsample: %s: %s: %s\n", what, zx_sampler_status_name(status),
+               zx_sampler_last_error());
+  return 1;
+}
+
+std::string ReadComm(pid_t pid, pid_t tid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/comm");
+  std::string name;
+  std::getline(file, name);
+  return name;
+}
+
+std::vector<pid_t> Threads(pid_t pid) {
+  std::vector<pid_t> tids;
+  std::string path = "/proc/" + std::to_string(pid) + "/task";
+  if (DIR* dir = opendir(path.c_str())) {
+    while (dirent* entry = readdir(dir))
+      if (entry->d_name[0] != '.') tids.push_back(static_cast<pid_t>(std::atoi(entry->d_name)));
+    closedir(dir);
+  }
+  return tids;
+}
+
+// Attaches every thread of `pid`, again until a pass finds none new: a thread created after
+// its creator was attached is attached by the kernel (ZX_SAMPLER_ATTACH_DESCENDANTS).
+zx_status_t AttachProcess(zx_handle_t session, pid_t pid, pmsample::Recording* recording) {
+  std::set<pid_t> attached;
+  for (bool more = true; more;) {
+    more = false;
+    for (pid_t tid : Threads(pid)) {
+      if (attached.count(tid)) continue;
+      zx_status_t status = zx_sampler_attach_etc(session, static_cast<zx_handle_t>(tid),
+                                                 ZX_SAMPLER_ATTACH_DESCENDANTS);
+      if (status == ZX_ERR_BAD_STATE && tid != pid) continue;  // it exited meanwhile
+      if (status != ZX_OK) return status;
+      attached.insert(tid);
+      recording->SetThreadName(static_cast<uint32_t>(tid), ReadComm(pid, tid));
+      more = true;
+    }
+  }
+  return attached.empty() ? ZX_ERR_BAD_STATE : ZX_OK;
+}
+
+double Now() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Starts the command stopped before exec; *go lets it exec. Returns the pid or -1.
+pid_t SpawnStopped(const std::vector<char*>& command, int* go) {
+  int gate[2];
+  if (pipe2(gate, O_CLOEXEC) != 0) return -1;
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    close(gate[1]);
+    char byte;
+    if (read(gate[0], &byte, 1) != 1) _exit(127);
+    std::vector<char*> argv(command);
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "pmsample: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(gate[0]);
+  *go = gate[1];
+  return child;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (int status = ParseOptions(argc, argv, &options)) return status;
+
+  zx_sampler_config_t config{};
+  config.period = options.period_ns;
+  config.buffer_size = options.buffer_mb << 20;
+  config.iobuffer_discipline = ZX_IOB_DISCIPLINE_TYPE_NONE;
+  zx_handle_t session = ZX_HANDLE_INVALID;
+  zx_status_t status = zx_sampler_create(ZX_HANDLE_INVALID, 0, &config, &session);
+  if (status != ZX_OK) return Fail("creating the sampler", status);
+  pmsample::Recording recording;
+  zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
+
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+
+  pmsample::RunFacts facts;
+  facts.period_ns = options.period_ns;
+  int exit_code = 0;
+  std::string error;
+  if (!options.command.empty()) {
+    for (char* arg : options.command)
+      facts.command += (facts.command.empty() ? "" : " ") + std::string(arg);
+    int go = -1;
+    pid_t child = SpawnStopped(options.command, &go);
+    if (child < 0) {
+      std::fprintf(stderr, "pmsample: cannot start %s: %s\n", options.command[0],
+                   std::strerror(errno));
+      return 1;
+    }
+    g_child = child;
+    // Until it execs, the child is a copy of this program.
+    std::vector<fuchsia_common::Mapping> own;
+    fuchsia_common::ReadExecutableMappings(getpid(), &own, &error);
+    recording.AddInitialProcess(child, own);
+    status = zx_sampler_attach_etc(session, static_cast<zx_handle_t>(child),
+                                   ZX_SAMPLER_ATTACH_DESCENDANTS);
+    if (status != ZX_OK) {
+      kill(child, SIGKILL);
+      waitpid(child, nullptr, 0);
+      return Fail("attaching the command", status);
+    }
+    facts.start_ticks = static_cast<uint64_t>(zx_ticks_get());
+    status = zx_sampler_start(session);
+    if (status != ZX_OK) return Fail("starting", status);
+    (void)!write(go, "g", 1);
+    close(go);
+    int wait_status = 0;
+    while (waitpid(child, &wait_status, 0) < 0 && errno == EINTR) {
+    }
+    exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+  } else {
+    facts.command = "-p " + std::to_string(options.pid);
+    std::vector<fuchsia_common::Mapping> maps;
+    if (!fuchsia_common::ReadExecutableMappings(options.pid, &maps, &error)) {
+      std::fprintf(stderr, "pmsample: process %d: %s\n", options.pid, error.c_str());
+      return 1;
+    }
+    recording.AddInitialProcess(options.pid, maps);
+    status = AttachProcess(session, options.pid, &recording);
+    if (status != ZX_OK) return Fail("attaching the process", status);
+    facts.start_ticks = static_cast<uint64_t>(zx_ticks_get());
+    status = zx_sampler_start(session);
+    if (status != ZX_OK) return Fail("starting", status);
+    std::fprintf(stderr, "pmsample: sampling process %d\n", options.pid);
+    std::fflush(stderr);
+    double deadline = options.duration > 0 ? Now() + options.duration : 0;
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, options.pid, 0));
+    while (!g_interrupted && (deadline == 0 || Now() < deadline)) {
+      if (pidfd >= 0) {
+        pollfd p{pidfd, POLLIN, 0};
+        if (poll(&p, 1, 50) > 0) break;  // the process exited
+      } else if (kill(options.pid, 0) != 0 && errno == ESRCH) {
+        break;
+      } else {
+        usleep(50000);
+      }
+    }
+    if (pidfd >= 0) close(pidfd);
+  }
+  status = zx_sampler_stop(session);
+  facts.end_ticks = static_cast<uint64_t>(zx_ticks_get());
+  if (status != ZX_OK) return Fail("stopping", status);
+
+  zx_sampler_info_t info;
+  zx_sampler_get_info(session, &info);
+  facts.written = info.samples_written;
+  facts.dropped = info.samples_dropped;
+  facts.lost = info.samples_lost;
+  facts.full_regions = info.full_regions;
+  recording.ApplyTaskEvents();
+
+  std::vector<std::vector<uint64_t>> raw(info.region_count);
+  for (uint32_t i = 0; i < info.region_count; ++i) {
+    const void* data = nullptr;
+    size_t size = 0;
+    status = zx_sampler_map_region(session, i, &data, &size);
+    if (status != ZX_OK) return Fail("mapping a region", status);
+    size_t used = 0;
+    bool ok = fuchsia_common::fxt::WalkSampleRegion(
+        data, size,
+        [&](const fuchsia_common::fxt::Sample& s) {
+          recording.AddSample(s.ticks, static_cast<uint32_t>(s.pid), static_cast<uint32_t>(s.tid),
+                              s.pcs, s.frame_count);
+        },
+        &used, &error);
+    raw[i].assign(static_cast<const uint64_t*>(data),
+                  static_cast<const uint64_t*>(data) + used / 8);
+    munmap(const_cast<void*>(data), size);
+    if (!ok) {
+      std::fprintf(stderr, "pmsample: region %u: %s\n", i, error.c_str());
+      return 1;
+    }
+  }
+  zx_handle_close(session);
+
+  if (!options.trace.empty() && !pmsample::WriteTrace(recording, raw, options.trace, &error)) {
+    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
+    return 1;
+  }
+  if (!options.pprof.empty() && !pmsample::WritePprof(recording, facts, options.pprof, &error)) {
+    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
+    return 1;
+  }
+  if (!options.raw.empty() && !pmsample::WriteRawRegions(raw, options.raw, &error)) {
+    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
+    return 1;
+  }
+  if (!options.quiet) std::fputs(pmsample::Summary(recording, facts, options.top).c_str(), stdout);
+  if (facts.full_regions)
+    std::fprintf(
+        stderr,
+        "pmsample: a region filled and later samples were dropped; use a larger --buffer-mb\n");
+  return exit_code;
+}

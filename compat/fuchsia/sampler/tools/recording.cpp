@@ -1,0 +1,134 @@
+// Address spaces from task events: an exec starts a new image for its process, a fork copies
+// its parent's, a mapping joins the image current at its time.
+#include "recording.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace pmsample {
+
+fuchsia_common::Symbolizer& AddressSpace::Symbols() {
+  if (!symbolizer) {
+    symbolizer.reset(new fuchsia_common::Symbolizer);
+    for (const auto& m : mappings) symbolizer->AddMapping(m);
+  }
+  return *symbolizer;
+}
+
+void Recording::OnTaskEvent(void* context, const zx_sampler_task_event_t* event) {
+  auto* self = static_cast<Recording*>(context);
+  std::lock_guard<std::mutex> lock(self->events_mutex_);
+  self->events_.push_back(*event);
+  self->events_.back().name = nullptr;
+  self->event_names_.push_back(event->name ? event->name : "");
+}
+
+void Recording::AddInitialProcess(pid_t pid, const std::vector<fuchsia_common::Mapping>& mappings) {
+  AddressSpace* space = SpaceAt(static_cast<uint32_t>(pid), 0, true);
+  space->mappings.insert(space->mappings.end(), mappings.begin(), mappings.end());
+}
+
+AddressSpace* Recording::SpaceAt(uint32_t pid, uint64_t ticks, bool create) {
+  auto& list = spaces_[pid];
+  for (auto it = list.rbegin(); it != list.rend(); ++it)
+    if ((*it)->since <= ticks) return it->get();
+  if (!create) return nullptr;
+  list.insert(list.begin(), std::unique_ptr<AddressSpace>(new AddressSpace));
+  return list.front().get();
+}
+
+void Recording::ApplyTaskEvents() {
+  std::lock_guard<std::mutex> lock(events_mutex_);
+  std::vector<size_t> order(events_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return events_[a].ticks < events_[b].ticks; });
+  for (size_t i : order) {
+    const zx_sampler_task_event_t& e = events_[i];
+    const std::string& name = event_names_[i];
+    switch (e.kind) {
+      case ZX_SAMPLER_TASK_MAP:
+        SpaceAt(e.pid, e.ticks, true)
+            ->mappings.push_back(
+                fuchsia_common::Mapping{e.start, e.start + e.length, e.file_offset, name});
+        break;
+      case ZX_SAMPLER_TASK_EXEC: {
+        auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
+        space->since = e.ticks;
+        spaces_[e.pid].push_back(std::move(space));
+        thread_names_[e.tid] = name;
+        break;
+      }
+      case ZX_SAMPLER_TASK_NAME:
+        thread_names_[e.tid] = name;
+        break;
+      case ZX_SAMPLER_TASK_FORK:
+        if (e.pid != e.parent_pid) {
+          AddressSpace* parent = SpaceAt(e.parent_pid, e.ticks, false);
+          auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
+          space->since = e.ticks;
+          if (parent) space->mappings = parent->mappings;
+          spaces_[e.pid].push_back(std::move(space));
+          auto parent_name = thread_names_.find(e.parent_tid);
+          if (parent_name != thread_names_.end()) thread_names_[e.tid] = parent_name->second;
+        } else {
+          auto parent_name = thread_names_.find(e.parent_tid);
+          if (parent_name != thread_names_.end() && !thread_names_.count(e.tid))
+            thread_names_[e.tid] = parent_name->second;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  events_.clear();
+  event_names_.clear();
+}
+
+void Recording::AddSample(uint64_t ticks, uint32_t pid, uint32_t tid, const uint64_t* pcs,
+                          size_t count) {
+  AddressSpace* space = SpaceAt(pid, ticks, true);
+  std::string key(reinterpret_cast<const char*>(pcs), count * 8);
+  key.append(reinterpret_cast<const char*>(&tid), 4);
+  key.append(reinterpret_cast<const char*>(&space), sizeof space);
+  auto [it, inserted] = stack_index_.emplace(std::move(key), stacks_.size());
+  if (inserted) {
+    Stack stack;
+    stack.pid = pid;
+    stack.tid = tid;
+    stack.space = space;
+    stack.pcs.assign(pcs, pcs + count);
+    stack.first_ticks = ticks;
+    stacks_.push_back(std::move(stack));
+  }
+  ++stacks_[it->second].count;
+  order_.emplace_back(ticks, it->second);
+}
+
+const Frame& Recording::FrameOf(AddressSpace* space, uint64_t pc, bool return_address) {
+  FrameKey key{space, pc};
+  auto found = frames_.find(key);
+  if (found != frames_.end()) return found->second;
+  fuchsia_common::Symbol s = space->Symbols().Resolve(return_address && pc ? pc - 1 : pc);
+  Frame frame;
+  std::string module = s.module.substr(s.module.rfind('/') + 1);
+  char text[64];
+  if (!s.function.empty()) {
+    frame.function = s.function;
+  } else if (s.in_module) {
+    std::snprintf(text, sizeof text, "+0x%" PRIx64, s.module_offset);
+    frame.function = module + text;
+  } else {
+    std::snprintf(text, sizeof text, "0x%" PRIx64, pc);
+    frame.function = text;
+  }
+  if (!s.file.empty())
+    frame.where = s.file.substr(s.file.rfind('/') + 1) + ":" + std::to_string(s.line);
+  else if (!s.function.empty())
+    frame.where = module;
+  return frames_.emplace(key, std::move(frame)).first->second;
+}
+
+}  // namespace pmsample
