@@ -1,0 +1,46 @@
+// The C++ front end: each method forwards to the engine.
+#include "lib/perfmon/controller.h"
+
+#include "engine.h"
+
+namespace perfmon {
+
+zx_status_t Controller::Open(std::unique_ptr<Controller> *out) {
+  if (!out) return ZX_ERR_INVALID_ARGS;
+  if (!ClaimDevice()) return ZX_ERR_ALREADY_BOUND;
+  out->reset(new Controller(std::make_unique<Engine>()));
+  return ZX_OK;
+}
+
+Controller::Controller(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
+
+Controller::~Controller() {
+  engine_.reset();  // terminates
+  ReleaseDevice();
+}
+
+perfmon_properties_t Controller::GetProperties() const { return engine_->GetProperties(); }
+zx_status_t Controller::Initialize(const perfmon_allocation_t &allocation) {
+  return engine_->Initialize(allocation);
+}
+void Controller::Terminate() { engine_->Terminate(); }
+zx_status_t Controller::GetAllocation(perfmon_allocation_t *allocation) const {
+  return allocation ? engine_->GetAllocation(allocation) : ZX_ERR_INVALID_ARGS;
+}
+zx_status_t Controller::StageConfig(const perfmon_config_t &config) {
+  return engine_->StageConfig(config);
+}
+zx_status_t Controller::GetConfig(perfmon_config_t *config) const {
+  return config ? engine_->GetConfig(config) : ZX_ERR_INVALID_ARGS;
+}
+zx_status_t Controller::GetBufferHandle(uint32_t descriptor, int *fd) const {
+  return fd ? engine_->GetBufferHandle(descriptor, fd) : ZX_ERR_INVALID_ARGS;
+}
+zx_status_t Controller::Start() { return engine_->Start(); }
+void Controller::Stop() { engine_->Stop(); }
+zx_status_t Controller::SetTarget(const perfmon_target_t &target) {
+  return engine_->SetTarget(target);
+}
+std::string Controller::last_error() const { return engine_->last_error(); }
+
+}  // namespace perfmon
