@@ -104,6 +104,7 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
     if (static_cast<int>(i) != timebase) order.push_back(i);
   }
   cpu->events.count = n;
+  bool group_inherits = true;
   for (size_t i : order) {
     const perfmon_event_config_t &slot = config.events[i];
     perf_event_attr attr{};
@@ -143,7 +144,8 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
     pid_t pid = -1;
     if (target.pid > 0) {
       pid = target.pid;
-      attr.inherit = 1;
+      // A follower inherits exactly as its leader does (the kernel wants a group alike).
+      attr.inherit = follower ? group_inherits : 1;
       if (!follower && wait_for_exec_) attr.enable_on_exec = 1;
     }
     int group_fd = follower ? cpu->fds[timebase] : -1;
@@ -153,6 +155,7 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
       attr.inherit = 0;
       fd = kernel.PerfEventOpen(attr, pid, cpu->cpu, group_fd);
     }
+    if (leader) group_inherits = attr.inherit;
     if (fd < 0) {
       *why = Describe(slot.event, cpu->cpu, "perf_event_open", -fd);
       return StatusForOpenErrno(-fd);

@@ -80,6 +80,18 @@ TEST_F(Tool, TalliesACommandsCallsExactly) {
   EXPECT_EQ(result.Find("output_path_prefix")->text, dir_ + "/trace");
 }
 
+TEST_F(Tool, TalliesAFollowerByItsTotalNotItsReadingsPlusItsTotal) {
+  // The follower is read at every timebase sample (VALUE records) and counted at the end
+  // (COUNT): its tally is the count, exactly the calls made.
+  Result r = Run(std::string("-e ") + kGetppid +
+                 "@10/timebase -e tracepoint:syscalls:sys_exit_getppid" + Workload(1000));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string total = r.out.substr(r.out.find("Total:"));
+  EXPECT_EQ(total,
+            "Total:    |" + std::string(32, ' ') + "1,000|" + std::string(31, ' ') + "1,000\n")
+      << r.out;
+}
+
 TEST_F(Tool, CountsWhatPerfStatCountsForTheSameRun) {
   if (system("perf --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "perf is not installed";
   // perf stat around cpuperf: one run of the workload, counted by both.

@@ -45,10 +45,14 @@ std::vector<uint64_t> Tally(const SessionSpec &spec, const SavedTrace &trace, bo
         tally[i] += spec.events[i].rate;
         break;
       case PERFMON_RECORD_COUNT:
-        tally[i] += record.value;
-        break;
       case PERFMON_RECORD_VALUE:
-        tally[i] = record.value;
+        // A sampled event's COUNT is what followed its last sample; any other event's last
+        // COUNT or VALUE is its total.
+        if (spec.events[i].rate > 0 && record.type == PERFMON_RECORD_COUNT) {
+          tally[i] += record.value;
+        } else {
+          tally[i] = record.value;
+        }
         break;
       default:
         break;
@@ -178,7 +182,11 @@ std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
           value = counted[r.event] += spec.events[i].rate;
           break;
         case PERFMON_RECORD_COUNT:
-          value = counted[r.event] += r.value;
+          if (spec.events[i].rate > 0) {
+            value = counted[r.event] += r.value;
+          } else {
+            value = r.value;  // the total
+          }
           break;
         case PERFMON_RECORD_VALUE:
           value = r.value;

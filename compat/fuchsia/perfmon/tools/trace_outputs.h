@@ -27,8 +27,8 @@ bool PrintRecords(FILE *out, const std::vector<SavedTrace> &traces);
 std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
                              const std::vector<SavedTrace> &traces);
 
-// The events each buffer counted, per spec event: samples x rate plus the COUNT records (the
-// count since the last sample), or the last VALUE for an event read with a timebase.
+// The events each buffer counted, per spec event: for a sampled event, samples x rate plus the
+// final COUNT (the count since the last sample); for the others the last COUNT or VALUE.
 std::vector<uint64_t> Tally(const SessionSpec &spec, const SavedTrace &trace, bool *full);
 
 }  // namespace cpuperf
