@@ -232,19 +232,22 @@ inline WorkloadRun RunTraced(Api *api, long calls) {
   return run;
 }
 
-// Descriptors and mappings this process holds: both must come back to where they were.
+// Descriptors this process holds: the count must come back to where it was.
 inline size_t OpenDescriptors() {
   size_t n = 0;
   for (int fd = 0; fd < 4096; ++fd) n += fcntl(fd, F_GETFD) != -1;
   return n;
 }
 
-inline size_t Mappings() {
+// The mappings the engine makes: its trace buffers (memfds) and the perf sample rings.
+inline size_t EngineMappings() {
   FILE *maps = fopen("/proc/self/maps", "r");
   if (!maps) return 0;
   size_t n = 0;
-  int c;
-  while ((c = fgetc(maps)) != EOF) n += c == '\n';
+  char line[4096];
+  while (fgets(line, sizeof line, maps)) {
+    n += strstr(line, "memfd:perfmon-buffer") != nullptr || strstr(line, "perf_event") != nullptr;
+  }
   fclose(maps);
   return n;
 }
