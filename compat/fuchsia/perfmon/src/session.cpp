@@ -237,6 +237,11 @@ void Session::DrainLoop() {
   for (;;) {
     int ready = poll(fds.data(), fds.size(), 100);
     if (ready > 0 && (fds[0].revents & POLLIN)) return;  // Stop drains the rest itself
+    // A ring whose target exited reports POLLHUP from then on: stop polling it (it is still
+    // drained below and at Stop), or this loop would spin.
+    for (size_t i = 1; i < fds.size(); ++i) {
+      if (fds[i].revents & (POLLHUP | POLLERR)) fds[i].fd = -1;
+    }
     DrainAll();
   }
 }

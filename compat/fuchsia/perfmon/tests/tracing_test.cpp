@@ -1,6 +1,7 @@
 // Traces with exact answers: a command limited trace (our extension) of a program that makes a
 // known number of getppid calls, so that every record can be counted and placed.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "perfmon_test_helpers.h"
 
@@ -153,6 +154,49 @@ TEST_P(Tracing, AFullBufferDoesNotLeaveStaleBytesForTheNextRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FrontEnds, Tracing, ::testing::Values("cpp", "c"));
+
+}  // namespace
+}  // namespace perfmon_test
+
+namespace perfmon_test {
+namespace {
+
+double CpuSeconds() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+TEST(TracingAfterTheTarget, ATraceOutlivingItsTargetDoesNotSpin) {
+  std::unique_ptr<Api> api = OpenApi("cpp");
+  ASSERT_TRUE(api);
+  ASSERT_EQ(api->Initialize(Allocation(4)), ZX_OK);
+  ASSERT_EQ(api->StageConfig(Config({{Id(kGetppid), 10, 0}})), ZX_OK);
+  int hold[2];
+  ASSERT_EQ(pipe(hold), 0);
+  pid_t child = fork();
+  if (child == 0) {
+    close(hold[1]);
+    char byte;
+    (void)!read(hold[0], &byte, 1);  // until the parent closes its end
+    _exit(0);
+  }
+  close(hold[0]);
+  ASSERT_EQ(api->SetTarget({child, 0}), ZX_OK);
+  zx_status_t started = api->Start();
+  close(hold[1]);
+  waitpid(child, nullptr, 0);  // its events hang up (POLLHUP) from now on
+  ASSERT_EQ(started, ZX_OK) << api->LastError();
+  double before = CpuSeconds();
+  usleep(500000);
+  double used = CpuSeconds() - before;
+  api->Stop();
+  // The drain thread waits in poll(2), waking every 100 ms: well under a millisecond of CPU.
+  // A thread spinning on the hung-up rings used all it could get of the half second (70 ms on
+  // a machine loaded with two compilers).
+  EXPECT_LT(used, 0.02);
+}
 
 }  // namespace
 }  // namespace perfmon_test
