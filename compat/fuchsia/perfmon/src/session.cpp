@@ -14,8 +14,13 @@
 namespace perfmon {
 namespace {
 
-// The ring per CPU: 256 KiB, and the drain thread wakes when a quarter of it is filled.
-constexpr size_t kRingPages = 64;
+// The ring per CPU: 2 MiB where the kernel allows (samples at a tracepoint's rate 1 fill
+// 256 KiB within a millisecond, faster than a loaded machine schedules the drain thread), down
+// to 32 KiB for a user within perf_event_mlock_kb. The drain thread wakes each time 64 KiB
+// came in (a quarter of the ring an unprivileged user usually gets), or every 100 ms.
+constexpr size_t kRingPages = 512;
+constexpr size_t kMinRingPages = 8;
+constexpr uint32_t kWakeupBytes = 64 * 1024;
 
 zx_status_t StatusForOpenErrno(int err) {
   switch (err) {
@@ -44,7 +49,7 @@ std::string Describe(perfmon_event_id_t event, int cpu, const char *what, int er
   std::string name;
   EventName(event, &name);
   std::string text = name + " on CPU " + std::to_string(cpu) + ": " + what + ": " + strerror(err);
-  if (err == EACCES || err == EPERM) {
+  if ((err == EACCES || err == EPERM) && strcmp(what, "perf_event_open") == 0) {
     text +=
         " (tracing the whole machine needs root or CAP_PERFMON; a target process of your own"
         " does not)";
@@ -127,7 +132,7 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
       attr.sample_type = kBaseSampleType;
       attr.sample_id_all = 1;
       attr.watermark = 1;
-      attr.wakeup_watermark = static_cast<uint32_t>(kRingPages * 4096 / 4);
+      attr.wakeup_watermark = kWakeupBytes;
       if (leader && has_followers) {
         attr.sample_type |= PERF_SAMPLE_READ;
         attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
@@ -175,9 +180,13 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
     if (slot.rate == 0) continue;
     sampling_ = true;
     if (cpu->ring_fd < 0) {
-      err = cpu->ring.Map(fd, kRingPages);
+      for (size_t pages = kRingPages; pages >= kMinRingPages; pages /= 2) {
+        err = cpu->ring.Map(fd, pages);
+        if (err != -EPERM && err != -ENOMEM) break;  // over the locked-memory limit: smaller
+      }
       if (err < 0) {
         *why = Describe(slot.event, cpu->cpu, "mapping its sample ring", -err);
+        if (err == -EPERM) *why += " (even 32 KiB is over perf_event_mlock_kb and RLIMIT_MEMLOCK)";
         return err == -ENOMEM ? ZX_ERR_NO_MEMORY : ZX_ERR_NO_RESOURCES;
       }
       cpu->ring_fd = fd;

@@ -2,6 +2,7 @@
 // and a message naming the field for every kind of bad spec.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
@@ -157,6 +158,31 @@ TEST_F(Tool, WritesAChromeTraceWithACounterTrackPerEventAndCpu) {
   }
   EXPECT_GE(counters, 50u);  // a point per record, and one per track at the start
   EXPECT_EQ(last, 500);
+}
+
+TEST_F(Tool, AnUnprivilegedUserTracesTheirCommandButNotTheMachine) {
+  if (geteuid() != 0 || system("setpriv --version >/dev/null 2>&1") != 0 ||
+      system("prlimit --version >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "needs root to drop to nobody, setpriv and prlimit";
+  }
+  ASSERT_EQ(chmod(dir_.c_str(), 0777), 0);
+  // nobody, with 64 KiB of locked memory: 2 MiB sample rings do not fit, smaller ones do.
+  const std::string nobody =
+      "prlimit --memlock=65536 setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  std::string as_nobody = nobody + CPUPERF_PATH + " --output-prefix=" + dir_ + "/nobody ";
+  // Sampling rings within the unprivileged locked-memory limit, user mode only.
+  int status = system(
+      (as_nobody + "-e linux:page-faults@1/user+pc -- true >" + dir_ + "/own.out 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 0) << Slurp(dir_ + "/own.out");
+  EXPECT_EQ(Slurp(dir_ + "/own.out").find("buffer full"), std::string::npos);
+  status = system(
+      (as_nobody + "-e linux:task-clock --duration=0.01 >" + dir_ + "/machine.out 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  std::string machine = Slurp(dir_ + "/machine.out");
+  EXPECT_NE(machine.find("Start: ZX_ERR_ACCESS_DENIED: linux:task-clock on CPU 0"),
+            std::string::npos)
+      << machine;
+  EXPECT_NE(machine.find("root or CAP_PERFMON"), std::string::npos) << machine;
 }
 
 TEST_F(Tool, PassesTheCommandsExitStatus) {
