@@ -1,0 +1,132 @@
+// The symbolizer on this (PIE) test program, a shared library (libc), and a stripped file.
+#include "fuchsia_common/symbolizer.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+using fuchsia_common::Mapping;
+using fuchsia_common::Symbol;
+using fuchsia_common::Symbolizer;
+
+extern "C" __attribute__((noinline)) int SymbolizerTestMarker(int x) {
+  asm volatile("" ::: "memory");
+  return x * 3 + 1;
+}
+
+namespace {
+
+uint64_t Address(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+TEST(Symbolizer, NamesAFunctionOfThisPieProgramWithItsSourceLine) {
+  Symbolizer symbolizer;
+  std::string error;
+  ASSERT_TRUE(symbolizer.AddProcess(getpid(), &error)) << error;
+  Symbol s = symbolizer.Resolve(Address(reinterpret_cast<const void*>(&SymbolizerTestMarker)) + 1);
+  EXPECT_TRUE(s.in_module);
+  EXPECT_EQ(s.function, "SymbolizerTestMarker");
+  EXPECT_EQ(s.function_offset, 1u);
+  EXPECT_NE(s.file.find("symbolizer_test.cpp"), std::string::npos) << s.file;
+  EXPECT_GT(s.line, 0);
+  EXPECT_NE(s.module.find("fuchsia_common_test"), std::string::npos) << s.module;
+}
+
+TEST(Symbolizer, NamesAFunctionOfASharedLibrary) {
+  Symbolizer symbolizer;
+  std::string error;
+  ASSERT_TRUE(symbolizer.AddProcess(getpid(), &error)) << error;
+  // getpid as the program sees it: libc's, through the GOT.
+  pid_t (*volatile function)() = &getpid;
+  Symbol s = symbolizer.Resolve(Address(reinterpret_cast<const void*>(function)));
+  EXPECT_TRUE(s.in_module);
+  EXPECT_NE(s.module.find("libc"), std::string::npos) << s.module;
+  EXPECT_NE(s.function.find("getpid"), std::string::npos) << s.function;
+  EXPECT_EQ(s.function_offset, 0u);
+}
+
+TEST(Symbolizer, APcOutsideEveryModuleIsOnlyAnAddress) {
+  Symbolizer symbolizer;
+  std::string error;
+  ASSERT_TRUE(symbolizer.AddProcess(getpid(), &error)) << error;
+  Symbol s = symbolizer.Resolve(0x10);
+  EXPECT_FALSE(s.in_module);
+  EXPECT_TRUE(s.function.empty());
+  EXPECT_TRUE(s.module.empty());
+}
+
+TEST(Symbolizer, ReportsAProcessThatIsGone) {
+  Symbolizer symbolizer;
+  std::string error;
+  EXPECT_FALSE(symbolizer.AddProcess(0x7ffffff0, &error));
+  EXPECT_NE(error.find("/proc/"), std::string::npos) << error;
+}
+
+// The executable segment of `path` as if mapped with load bias `bias`; *entry = e_entry.
+Mapping ExecutableSegment(const std::string& path, uint64_t bias, uint64_t* entry) {
+  Mapping mapping;
+  int fd = open(path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0) << path;
+  elf_version(EV_CURRENT);
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  GElf_Ehdr ehdr;
+  EXPECT_NE(gelf_getehdr(elf, &ehdr), nullptr);
+  *entry = ehdr.e_entry;
+  for (int i = 0; i < ehdr.e_phnum; ++i) {
+    GElf_Phdr phdr;
+    gelf_getphdr(elf, i, &phdr);
+    if (phdr.p_type != PT_LOAD || !(phdr.p_flags & PF_X)) continue;
+    uint64_t offset = phdr.p_offset & ~uint64_t{0xfff};
+    mapping.start = bias + phdr.p_vaddr - (phdr.p_offset - offset);
+    mapping.end = bias + phdr.p_vaddr + phdr.p_memsz;
+    mapping.file_offset = offset;
+    mapping.path = path;
+  }
+  elf_end(elf);
+  close(fd);
+  return mapping;
+}
+
+TEST(Symbolizer, AStrippedModuleGivesItsNameAndOffsetButNoFunction) {
+  const std::string path = std::string(SYMBOLIZE_TARGET) + ".stripped";
+  const uint64_t bias = 0x7f1200000000;
+  uint64_t entry = 0;
+  Mapping mapping = ExecutableSegment(path, bias, &entry);
+  ASSERT_FALSE(mapping.path.empty());
+  Symbolizer symbolizer;
+  symbolizer.AddMapping(mapping);
+  Symbol s = symbolizer.Resolve(bias + entry + 2);
+  EXPECT_TRUE(s.in_module);
+  EXPECT_EQ(s.module, path);
+  EXPECT_EQ(s.module_offset, entry + 2);
+  EXPECT_TRUE(s.function.empty()) << s.function;
+  EXPECT_TRUE(s.file.empty()) << s.file;
+}
+
+TEST(Symbolizer, TheSameFileUnstrippedNamesItsEntryPoint) {
+  const std::string path = SYMBOLIZE_TARGET;
+  const uint64_t bias = 0x7f1200000000;
+  uint64_t entry = 0;
+  Mapping mapping = ExecutableSegment(path, bias, &entry);
+  ASSERT_FALSE(mapping.path.empty());
+  Symbolizer symbolizer;
+  symbolizer.AddMapping(mapping);
+  Symbol s = symbolizer.Resolve(bias + entry);
+  EXPECT_EQ(s.function, "_start");
+  EXPECT_EQ(s.module_offset, entry);
+  EXPECT_EQ(s.build_id.size() % 2, 0u);
+}
+
+TEST(Symbolizer, AMappingOfAFileThatIsNotElfKeepsItsFileOffset) {
+  Symbolizer symbolizer;
+  symbolizer.AddMapping(Mapping{0x5000, 0x9000, 0x2000, "/proc/self/status"});
+  Symbol s = symbolizer.Resolve(0x5010);
+  EXPECT_TRUE(s.in_module);
+  EXPECT_EQ(s.module, "/proc/self/status");
+  EXPECT_EQ(s.module_offset, 0x2010u);
+  EXPECT_TRUE(s.function.empty());
+}
+
+}  // namespace
