@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace fuchsia_common {
 namespace {
@@ -74,10 +75,41 @@ std::string Hex(const unsigned char* bytes, int length) {
   return out;
 }
 
+// A compile unit's address ranges (file addresses, before the module's bias).
+struct UnitRange {
+  Dwarf_Addr low, high;
+  Dwarf_Die unit;
+};
+
+// The line of `address` (a file address) from the units' own ranges. libdw finds units through
+// .debug_aranges, which clang does not emit; elfutils before 0.191 then finds no line at all.
+Dwarf_Line* LineFromUnits(const std::vector<UnitRange>& units, Dwarf_Addr address) {
+  for (const UnitRange& range : units) {
+    if (address < range.low || address >= range.high) continue;
+    Dwarf_Die unit = range.unit;
+    if (Dwarf_Line* line = dwarf_getsrc_die(&unit, address)) return line;
+  }
+  return nullptr;
+}
+
+std::vector<UnitRange> UnitRanges(Dwfl_Module* module) {
+  std::vector<UnitRange> units;
+  Dwarf_Addr bias = 0;
+  for (Dwarf_Die* unit = dwfl_module_nextcu(module, nullptr, &bias); unit;
+       unit = dwfl_module_nextcu(module, unit, &bias)) {
+    Dwarf_Addr base = 0, low = 0, high = 0;
+    ptrdiff_t offset = 0;
+    while ((offset = dwarf_ranges(unit, offset, &base, &low, &high)) > 0)
+      units.push_back(UnitRange{low, high, *unit});
+  }
+  return units;
+}
+
 }  // namespace
 
 struct Symbolizer::State {
   Dwfl* dwfl = nullptr;
+  std::map<Dwfl_Module*, std::vector<UnitRange>> unit_ranges;  // made when aranges fail
   std::map<uint64_t, Mapping> by_start;  // every mapping, for PCs outside ELF modules
   std::set<std::string> reported;        // files already given to dwfl (or found unusable)
 };
@@ -146,6 +178,21 @@ Symbol Symbolizer::Resolve(uint64_t pc) {
     if (file) {
       symbol.file = file;
       symbol.line = number;
+    }
+  } else {
+    Dwarf_Addr dwarf_bias = 0;
+    if (dwfl_module_getdwarf(module, &dwarf_bias)) {
+      auto found = state_->unit_ranges.find(module);
+      if (found == state_->unit_ranges.end())
+        found = state_->unit_ranges.emplace(module, UnitRanges(module)).first;
+      if (Dwarf_Line* unit_line = LineFromUnits(found->second, pc - dwarf_bias)) {
+        int number = 0;
+        const char* file = dwarf_linesrc(unit_line, nullptr, nullptr);
+        if (file && dwarf_lineno(unit_line, &number) == 0) {
+          symbol.file = file;
+          symbol.line = number;
+        }
+      }
     }
   }
   return symbol;
