@@ -41,6 +41,9 @@ void Controller::Stop() { engine_->Stop(); }
 zx_status_t Controller::SetTarget(const perfmon_target_t &target) {
   return engine_->SetTarget(target);
 }
+zx_status_t Controller::GetMappings(std::vector<perfmon_mapping_t> *mappings) const {
+  return mappings ? engine_->GetMappings(mappings) : ZX_ERR_INVALID_ARGS;
+}
 std::string Controller::last_error() const { return engine_->last_error(); }
 
 }  // namespace perfmon

@@ -66,6 +66,19 @@ zx_status_t cpuperf_set_target(cpuperf_handle_t handle, const perfmon_target_t *
   return OnHandle(handle, [&](perfmon::Engine &e) { return e.SetTarget(*target); });
 }
 
+zx_status_t cpuperf_get_mappings(cpuperf_handle_t handle, perfmon_mapping_t *mappings,
+                                 size_t capacity, size_t *count) {
+  if (!count || (capacity > 0 && !mappings)) return ZX_ERR_INVALID_ARGS;
+  return OnHandle(handle, [&](perfmon::Engine &e) {
+    std::vector<perfmon_mapping_t> all;
+    zx_status_t status = e.GetMappings(&all);
+    if (status != ZX_OK) return status;
+    *count = all.size();
+    for (size_t i = 0; i < all.size() && i < capacity; ++i) mappings[i] = all[i];
+    return ZX_OK;
+  });
+}
+
 const char *cpuperf_last_error(cpuperf_handle_t handle) {
   zx_status_t status = OnHandle(handle, [&](perfmon::Engine &e) {
     t_last_error = e.last_error();

@@ -57,6 +57,7 @@ zx_status_t Engine::Initialize(const perfmon_allocation_t &allocation) {
 void Engine::StopLocked() {
   if (!session_) return;
   session_->Stop();
+  mappings_ = session_->TakeMappings();
   session_.reset();
 }
 
@@ -64,6 +65,7 @@ void Engine::Terminate() {
   std::lock_guard<std::mutex> lock(mutex_);
   StopLocked();
   buffers_.clear();
+  mappings_.clear();
   initialized_ = false;
   staged_ = false;
   allocation_ = {};
@@ -127,6 +129,7 @@ zx_status_t Engine::Start() {
   if (status == ZX_OK) status = session->Start(&why);
   if (status != ZX_OK) return Fail(status, why);  // the session closes what it opened
   session_ = std::move(session);
+  mappings_.clear();
   last_error_.clear();
   return ZX_OK;
 }
@@ -141,6 +144,13 @@ zx_status_t Engine::SetTarget(const perfmon_target_t &target) {
   if (session_) return Fail(ZX_ERR_BAD_STATE, "the trace is running: Stop first");
   if (target.pid < 0) return Fail(ZX_ERR_INVALID_ARGS, "the target pid is negative");
   target_ = target;
+  return ZX_OK;
+}
+
+zx_status_t Engine::GetMappings(std::vector<perfmon_mapping_t> *mappings) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
+  *mappings = mappings_;
   return ZX_OK;
 }
 

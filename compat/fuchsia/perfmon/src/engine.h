@@ -28,6 +28,7 @@ class Engine {
   zx_status_t Start();
   void Stop();
   zx_status_t SetTarget(const perfmon_target_t &target);
+  zx_status_t GetMappings(std::vector<perfmon_mapping_t> *mappings) const;
   std::string last_error() const;
 
  private:
@@ -42,7 +43,8 @@ class Engine {
   perfmon_config_t config_{};
   perfmon_target_t target_{};
   std::vector<std::unique_ptr<TraceBuffer>> buffers_;
-  std::unique_ptr<Session> session_;  // non-null while active
+  std::unique_ptr<Session> session_;         // non-null while active
+  std::vector<perfmon_mapping_t> mappings_;  // of the last trace
 };
 
 // Whether a controller is open in this process; Claim returns false if one is.

@@ -4,8 +4,11 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <new>
 
 #include "config_check.h"
 #include "core/kernel.h"
@@ -63,6 +66,35 @@ uint64_t MonotonicNow() {
   return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
 }
 
+// PERF_RECORD_MMAP2: pid, tid, addr, len, pgoff, device and inode (24 bytes), prot, flags,
+// the file name (NUL-padded), then the sample id fields.
+void KeepMapping(const perf_event_header *record, std::vector<perfmon_mapping_t> *mappings) {
+  struct Fixed {
+    uint32_t pid, tid;
+    uint64_t addr, len, pgoff;
+    uint8_t device_inode[24];
+    uint32_t prot, flags;
+  } fixed;
+  if (record->size < sizeof *record + sizeof fixed) return;
+  const char *at = reinterpret_cast<const char *>(record + 1);
+  memcpy(&fixed, at, sizeof fixed);
+  if (!(fixed.prot & PROT_EXEC)) return;
+  const char *name = at + sizeof fixed;
+  size_t room = record->size - sizeof *record - sizeof fixed;
+  perfmon_mapping_t mapping{};
+  mapping.pid = static_cast<int32_t>(fixed.pid);
+  mapping.start = fixed.addr;
+  mapping.end = fixed.addr + fixed.len;
+  mapping.file_offset = fixed.pgoff;
+  size_t length = strnlen(name, room < sizeof mapping.path ? room : sizeof mapping.path - 1);
+  memcpy(mapping.path, name, length);
+  try {
+    mappings->push_back(mapping);
+  } catch (const std::bad_alloc &) {
+    // Out of memory on the drain thread: this mapping's PCs stay unnamed; tracing goes on.
+  }
+}
+
 }  // namespace
 
 zx_status_t Session::Open(const perfmon_config_t &config, const perfmon_target_t &target,
@@ -97,6 +129,10 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
   int timebase = -1;
   for (size_t i = 0; i < n; ++i) {
     if (config.events[i].flags & PERFMON_FLAG_IS_TIMEBASE) timebase = static_cast<int>(i);
+  }
+  bool collects_pcs = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (config.events[i].flags & PERFMON_FLAG_COLLECT_PC) collects_pcs = true;
   }
   bool has_followers = false;
   for (size_t i = 0; i < n; ++i) {
@@ -152,6 +188,12 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
       // A follower inherits exactly as its leader does (the kernel wants a group alike).
       attr.inherit = follower ? group_inherits : 1;
       if (!follower && wait_for_exec_) attr.enable_on_exec = 1;
+    }
+    if (slot.rate > 0 && cpu->ring_fd < 0 && collects_pcs) {
+      // The first ring of a CPU also hears of new executable mappings, so that PCs in programs
+      // started during the trace can be symbolized after they exit.
+      attr.mmap = 1;
+      attr.mmap2 = 1;
     }
     int group_fd = follower ? cpu->fds[timebase] : -1;
     int fd = kernel.PerfEventOpen(attr, pid, cpu->cpu, group_fd);
@@ -231,6 +273,8 @@ void Session::DrainAll() {
         if (!c->buffer->full()) ConvertSample(record, &c->events, c->buffer);
       } else if (record->type == PERF_RECORD_LOST) {
         c->buffer->MarkFull();  // the kernel dropped samples: say so, as a full buffer does
+      } else if (record->type == PERF_RECORD_MMAP2) {
+        KeepMapping(record, &c->mappings);
       }
     });
     c->buffer->Publish();
@@ -272,6 +316,15 @@ void Session::Stop() {
   }
   if (sampling_) DrainAll();
   for (auto &cpu : cpus_) WriteFinalRecords(cpu.get());
+}
+
+std::vector<perfmon_mapping_t> Session::TakeMappings() {
+  std::vector<perfmon_mapping_t> all;
+  for (auto &cpu : cpus_) {
+    all.insert(all.end(), cpu->mappings.begin(), cpu->mappings.end());
+    cpu->mappings.clear();
+  }
+  return all;
 }
 
 void Session::WriteFinalRecords(Cpu *cpu) {

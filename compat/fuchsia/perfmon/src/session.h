@@ -30,6 +30,8 @@ class Session {
   zx_status_t Start(std::string *why);
   // Disables, drains the last samples, writes each CPU's final TIME and COUNT records.
   void Stop();
+  // The executable mappings seen (when an event collects PCs); call after Stop.
+  std::vector<perfmon_mapping_t> TakeMappings();
 
  private:
   struct Cpu {
@@ -41,6 +43,7 @@ class Session {
     bool reads_group[PERFMON_MAX_NUM_EVENTS];
     SampleRing ring;
     int ring_fd = -1;
+    std::vector<perfmon_mapping_t> mappings;  // filled by the drain thread
   };
 
   Session() = default;

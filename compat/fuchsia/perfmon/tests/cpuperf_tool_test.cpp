@@ -185,6 +185,31 @@ TEST_F(Tool, AnUnprivilegedUserTracesTheirCommandButNotTheMachine) {
   EXPECT_NE(machine.find("root or CAP_PERFMON"), std::string::npos) << machine;
 }
 
+TEST_F(Tool, WritesAPprofProfileThatGoToolPprofReads) {
+  if (system("go version >/dev/null 2>&1") != 0) GTEST_SKIP() << "go is not installed";
+  // The workload has exited when the profile is written: its PCs are named from the mappings
+  // the trace recorded.
+  std::string profile = dir_ + "/profile.pb.gz";
+  Result r = Run(std::string("--quiet --pprof=") + profile + " -e " + kGetppid + "@10/pc" +
+                 Workload(1000));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string top = dir_ + "/top";
+  std::string command = "HOME=" + dir_ + " GOCACHE=" + dir_ + "/gocache go tool pprof -top " +
+                        profile + " >" + top + " 2>&1";
+  ASSERT_EQ(system(command.c_str()), 0) << Slurp(top);
+  std::string text = Slurp(top);
+  EXPECT_NE(text.find("Total samples = 1000"), std::string::npos) << text;  // 100 x rate 10
+  // Every sample at the one instruction after the workload's syscall, in call_getppid (named by
+  // the label that marks it, or by its function).
+  EXPECT_TRUE(text.find("1000   100%   100%       1000   100%  getppid_after") !=
+                  std::string::npos ||
+              text.find("1000   100%   100%       1000   100%  call_getppid") != std::string::npos)
+      << text;
+  Result no_pcs = Run("--pprof=" + profile + " -e " + std::string(kGetppid) + Workload(1));
+  EXPECT_EQ(no_pcs.status, 1);
+  EXPECT_NE(no_pcs.err.find("--pprof: profiles PC records"), std::string::npos) << no_pcs.err;
+}
+
 TEST_F(Tool, PassesTheCommandsExitStatus) {
   Result r = Run("--quiet -e linux:task-clock -- sh -c 'exit 3'");
   EXPECT_EQ(r.status, 3) << r.err;

@@ -36,6 +36,7 @@ class Api {
   virtual void Stop() = 0;
   virtual zx_status_t SetTarget(const perfmon_target_t &t) = 0;
   virtual std::string LastError() = 0;
+  virtual zx_status_t GetMappings(std::vector<perfmon_mapping_t> *m) = 0;
 };
 
 class CppApi : public Api {
@@ -52,6 +53,7 @@ class CppApi : public Api {
   void Stop() override { c_->Stop(); }
   zx_status_t SetTarget(const perfmon_target_t &t) override { return c_->SetTarget(t); }
   std::string LastError() override { return c_->last_error(); }
+  zx_status_t GetMappings(std::vector<perfmon_mapping_t> *m) override { return c_->GetMappings(m); }
 
  private:
   std::unique_ptr<perfmon::Controller> c_;
@@ -84,6 +86,13 @@ class CApi : public Api {
   void Stop() override { ioctl_cpuperf_stop(h_); }
   zx_status_t SetTarget(const perfmon_target_t &t) override { return cpuperf_set_target(h_, &t); }
   std::string LastError() override { return cpuperf_last_error(h_); }
+  zx_status_t GetMappings(std::vector<perfmon_mapping_t> *m) override {
+    size_t count = 0;
+    zx_status_t status = cpuperf_get_mappings(h_, nullptr, 0, &count);
+    if (status != ZX_OK) return status;
+    m->resize(count);
+    return cpuperf_get_mappings(h_, m->data(), m->size(), &count);
+  }
   cpuperf_handle_t handle() const { return h_; }
 
  private:

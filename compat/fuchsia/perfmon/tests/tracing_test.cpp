@@ -53,6 +53,33 @@ TEST_P(Tracing, RateOneGivesOnePcRecordPerCallAtTheCallSite) {
   }
 }
 
+TEST_P(Tracing, PcCollectionRecordsTheTargetsExecutableMappings) {
+  std::vector<perfmon_mapping_t> mappings;
+  EXPECT_EQ(api_->GetMappings(&mappings), ZX_ERR_BAD_STATE);
+  ASSERT_EQ(api_->Initialize(Allocation(4)), ZX_OK);
+  ASSERT_EQ(api_->StageConfig(Config({{getppid_, 100, PERFMON_FLAG_COLLECT_PC}})), ZX_OK);
+  WorkloadRun run = RunTraced(api_.get(), 1000);
+  ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
+  ASSERT_EQ(api_->GetMappings(&mappings), ZX_OK);
+  // The program's own text, mapped at exec: it holds every PC the trace recorded.
+  bool found = false;
+  for (const perfmon_mapping_t &m : mappings) {
+    EXPECT_LT(m.start, m.end);
+    if (m.pid == run.pid && strstr(m.path, "perfmon_getppid_calls") && m.start <= run.pc &&
+        run.pc < m.end) {
+      found = true;
+    }
+  }
+#if defined(__x86_64__)
+  EXPECT_TRUE(found) << mappings.size() << " mappings";
+#endif
+  // Without PC collection none are recorded.
+  ASSERT_EQ(api_->StageConfig(Config({{getppid_, 100, 0}})), ZX_OK);
+  ASSERT_EQ(RunTraced(api_.get(), 10).start, ZX_OK);
+  ASSERT_EQ(api_->GetMappings(&mappings), ZX_OK);
+  EXPECT_TRUE(mappings.empty());
+}
+
 TEST_P(Tracing, RateHundredGivesOneTickPerHundredCalls) {
   ASSERT_EQ(api_->Initialize(Allocation(8)), ZX_OK);
   ASSERT_EQ(api_->StageConfig(Config({{getppid_, 100, PERFMON_FLAG_COLLECT_USER}})), ZX_OK);

@@ -20,6 +20,9 @@
 
 #include "lib/perfmon/controller.h"
 #include "lib/perfmon/reader.h"
+#ifdef CPUPERF_HAS_PPROF
+#include "pprof_output.h"
+#endif
 #include "session_spec.h"
 #include "trace_outputs.h"
 
@@ -32,6 +35,7 @@ struct Options {
   bool dump = false;
   bool summary = true;
   std::string perfetto_path;
+  std::string pprof_path;
   std::vector<std::string> command;
 };
 
@@ -49,6 +53,7 @@ void Usage(FILE *out) {
       "  --session-result=PATH   the session result spec (default PREFIX.cpsession)\n"
       "  --dump                  print every record instead of the tallies\n"
       "  --perfetto=FILE         write a Chrome JSON trace (counter tracks per event and CPU)\n"
+      "  --pprof=FILE            write the PC records as a pprof profile (go tool pprof)\n"
       "  --quiet                 no tallies\n"
       "  --list-events           the events this machine has, by group\n"
       "  --describe-event=GROUP:NAME\n"
@@ -106,6 +111,7 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
     kResult,
     kDump,
     kPerfetto,
+    kPprof,
     kQuiet,
     kList,
     kDescribe,
@@ -120,6 +126,7 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
                                         {"session-result", required_argument, nullptr, kResult},
                                         {"dump", no_argument, nullptr, kDump},
                                         {"perfetto", required_argument, nullptr, kPerfetto},
+                                        {"pprof", required_argument, nullptr, kPprof},
                                         {"quiet", no_argument, nullptr, kQuiet},
                                         {"list-events", no_argument, nullptr, kList},
                                         {"describe-event", required_argument, nullptr, kDescribe},
@@ -192,6 +199,9 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
       case kPerfetto:
         options->perfetto_path = value;
         break;
+      case kPprof:
+        options->pprof_path = value;
+        break;
       case kQuiet:
         options->summary = false;
         break;
@@ -217,6 +227,11 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
   if (spec.events.size() > PERFMON_MAX_NUM_EVENTS) return "events: at most 32";
   if (!options->result_path_given) {
     spec.session_result_spec_path = spec.output_path_prefix + ".cpsession";
+  }
+  if (!options->pprof_path.empty()) {
+    bool pcs = false;
+    for (const EventSpec &event : spec.events) pcs = pcs || (event.flags & PERFMON_FLAG_COLLECT_PC);
+    if (!pcs) return "--pprof: profiles PC records, and no event collects them (add /pc)";
   }
   return ResolveEvents(&spec);
 }
@@ -333,6 +348,7 @@ int Run(int argc, char **argv) {
   }
   int exit_code = 0;
   std::vector<SavedTrace> saved;
+  std::vector<perfmon_mapping_t> mappings;  // of every iteration, for --pprof
   for (uint32_t iteration = 0; iteration < spec.num_iterations; ++iteration) {
     std::unique_ptr<Command> command;
     if (!options.command.empty()) {
@@ -355,6 +371,10 @@ int Run(int argc, char **argv) {
       }
     }
     controller->Stop();
+    std::vector<perfmon_mapping_t> made;
+    if (controller->GetMappings(&made) == ZX_OK) {
+      mappings.insert(mappings.end(), made.begin(), made.end());
+    }
     error = SaveBuffers(controller.get(), iteration, traces, size_t{pages} * PERFMON_PAGE_SIZE,
                         spec, &saved);
     if (!error.empty()) return Fail(error);
@@ -366,6 +386,15 @@ int Run(int argc, char **argv) {
   if (!options.perfetto_path.empty()) {
     error = WriteChromeTrace(options.perfetto_path, spec, saved);
     if (!error.empty()) return Fail(error);
+  }
+  if (!options.pprof_path.empty()) {
+#ifdef CPUPERF_HAS_PPROF
+    size_t samples = 0;
+    error = WritePprof(options.pprof_path, spec, saved, mappings, &samples);
+    if (!error.empty()) return Fail(error);
+#else
+    return Fail("--pprof: this cpuperf was built without compat/fuchsia/common");
+#endif
   }
   return exit_code;
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lib/perfmon/types.h"
 
@@ -56,6 +57,10 @@ class Controller {
   // Our extension: limit tracing to a process and its descendants (types.h). ZX_ERR_BAD_STATE
   // while tracing, ZX_ERR_INVALID_ARGS for a negative pid.
   zx_status_t SetTarget(const perfmon_target_t &target);
+
+  // Our extension: the executable mappings the traced processes made during the last trace
+  // (types.h), in the order they were made. ZX_ERR_BAD_STATE if not initialized.
+  zx_status_t GetMappings(std::vector<perfmon_mapping_t> *mappings) const;
 
   // Why the last call that failed on this controller failed (with the errno and CPU when the
   // kernel refused), "" after a success.

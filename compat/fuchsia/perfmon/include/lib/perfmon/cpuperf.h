@@ -4,6 +4,7 @@
 #ifndef LIBPMAPI_COMPAT_FUCHSIA_PERFMON_CPUPERF_H_
 #define LIBPMAPI_COMPAT_FUCHSIA_PERFMON_CPUPERF_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/perfmon/types.h"
@@ -20,6 +21,11 @@ zx_status_t cpuperf_open(cpuperf_handle_t *handle);
 zx_status_t cpuperf_close(cpuperf_handle_t handle);
 /* Our extension (see perfmon_target_t). */
 zx_status_t cpuperf_set_target(cpuperf_handle_t handle, const perfmon_target_t *target);
+/* Our extension: the executable mappings made during the last trace (see perfmon_mapping_t):
+ * up to `capacity` into `mappings`, and how many there are in *count (call with capacity 0 to
+ * learn it). ZX_ERR_BAD_STATE if not initialized. */
+zx_status_t cpuperf_get_mappings(cpuperf_handle_t handle, perfmon_mapping_t *mappings,
+                                 size_t capacity, size_t *count);
 /* The last failure's explanation on this handle ("" if none); never NULL. */
 const char *cpuperf_last_error(cpuperf_handle_t handle);
 

@@ -66,6 +66,18 @@ typedef struct perfmon_target {
   uint32_t enable_on_exec;
 } perfmon_target_t;
 
+/* Our extension, for symbolizing PC records: an executable file mapping made by a traced
+ * process while the trace ran (the kernel's PERF_RECORD_MMAP2), recorded when an event
+ * collects PCs. A process's mappings made before Start are in /proc/<pid>/maps instead. */
+typedef struct perfmon_mapping {
+  int32_t pid;
+  uint32_t reserved;
+  uint64_t start;
+  uint64_t end;
+  uint64_t file_offset;
+  char path[4096];
+} perfmon_mapping_t;
+
 #ifdef __cplusplus
 }
 #endif
