@@ -1,6 +1,8 @@
 // The C++ front end: each method forwards to the engine.
 #include "lib/perfmon/controller.h"
 
+#include <new>
+
 #include "engine.h"
 
 namespace perfmon {
@@ -8,7 +10,12 @@ namespace perfmon {
 zx_status_t Controller::Open(std::unique_ptr<Controller> *out) {
   if (!out) return ZX_ERR_INVALID_ARGS;
   if (!ClaimDevice()) return ZX_ERR_ALREADY_BOUND;
-  out->reset(new Controller(std::make_unique<Engine>()));
+  try {
+    out->reset(new Controller(std::make_unique<Engine>()));
+  } catch (const std::bad_alloc &) {
+    ReleaseDevice();  // the next Open must not find the device taken by nobody
+    return ZX_ERR_NO_MEMORY;
+  }
   return ZX_OK;
 }
 
