@@ -454,7 +454,7 @@ binaries)
   # Every installed binary runs from the installed tree under a non-system prefix, with no
   # LD_LIBRARY_PATH, and finds the project's libraries in that tree: in the prefix as
   # installed, and in a copy elsewhere (a run path relative to $ORIGIN, not to the build).
-  expected=(pmc pmcost pmcount pmlist pmsample)
+  expected=(cpuperf pmc pmcost pmcount pmlist pmsample)
   installed=()
   for bin in "$prefix"/bin/*; do installed+=("$(basename "$bin")"); done
   check "bin/ holds exactly ${expected[*]} (got: ${installed[*]})" \
@@ -468,7 +468,7 @@ binaries)
       # The project's own shared libraries must come from this tree, not from elsewhere.
       while read -r lib _ path _; do
         case $lib in
-        libpmapi.so* | libpmc.so* | libzx_sampler.so*)
+        libpmapi.so* | libpmc.so* | libzx_sampler.so* | libperfmon.so*)
           check "$bin: $lib from $tree" test "${path#"$tree"/}" != "$path"
           ;;
         esac

@@ -1,0 +1,54 @@
+// The one engine under both front ends (the C++ Controller and the C cpuperf calls): the
+// driver's state machine (initialized -> staged -> active), the buffers, and the session.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lib/perfmon/types.h"
+#include "session.h"
+#include "trace_buffer.h"
+
+namespace perfmon {
+
+class Engine {
+ public:
+  Engine() = default;
+  ~Engine() { Terminate(); }
+
+  perfmon_properties_t GetProperties() const;
+  zx_status_t Initialize(const perfmon_allocation_t &allocation);
+  void Terminate();
+  zx_status_t GetAllocation(perfmon_allocation_t *allocation) const;
+  zx_status_t StageConfig(const perfmon_config_t &config);
+  zx_status_t GetConfig(perfmon_config_t *config) const;
+  zx_status_t GetBufferHandle(uint32_t descriptor, int *fd) const;
+  zx_status_t Start();
+  void Stop();
+  zx_status_t SetTarget(const perfmon_target_t &target);
+  zx_status_t GetMappings(std::vector<perfmon_mapping_t> *mappings) const;
+  std::string last_error() const;
+
+ private:
+  zx_status_t Fail(zx_status_t status, const std::string &why) const;
+  void StopLocked();
+
+  mutable std::mutex mutex_;
+  mutable std::string last_error_;
+  bool initialized_ = false;
+  bool staged_ = false;
+  perfmon_allocation_t allocation_{};
+  perfmon_config_t config_{};
+  perfmon_target_t target_{};
+  std::vector<std::unique_ptr<TraceBuffer>> buffers_;
+  std::unique_ptr<Session> session_;         // non-null while active
+  std::vector<perfmon_mapping_t> mappings_;  // of the last trace
+};
+
+// Whether a controller is open in this process; Claim returns false if one is.
+bool ClaimDevice();
+void ReleaseDevice();
+
+}  // namespace perfmon

@@ -1,0 +1,412 @@
+// cpuperf: traces the whole machine for a duration, or a command and its children, with the
+// perfmon controller, saves each CPU's buffer and a session result spec, and prints the
+// per-event tallies (or the records, or writes a Perfetto trace). See cpuperf.1.
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "lib/perfmon/controller.h"
+#include "lib/perfmon/reader.h"
+#ifdef CPUPERF_HAS_PPROF
+#include "pprof_output.h"
+#endif
+#include "session_spec.h"
+#include "trace_outputs.h"
+
+namespace cpuperf {
+namespace {
+
+struct Options {
+  SessionSpec spec;
+  bool result_path_given = false;
+  bool dump = false;
+  bool summary = true;
+  std::string perfetto_path;
+  std::string pprof_path;
+  std::vector<std::string> command;
+};
+
+void Usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: cpuperf [options] [-- command [args...]]\n"
+      "  --spec-file=FILE        a session spec (JSON, .cpspec)\n"
+      "  -e, --event=GROUP:NAME[@RATE][/FLAGS]\n"
+      "                          an event (repeatable); FLAGS: os+user+pc+timebase+last_branch\n"
+      "  --buffer-size-mb=N      buffer per CPU (default 16; 4 KiB when only counting)\n"
+      "  --duration=SECONDS      how long to trace the machine (no command; default 10)\n"
+      "  --iterations=N          runs (default 1)\n"
+      "  --output-prefix=PATH    buffers go to PATH.<iteration>.<cpu>.cpuperf (/tmp/cpuperf)\n"
+      "  --session-result=PATH   the session result spec (default PREFIX.cpsession)\n"
+      "  --dump                  print every record instead of the tallies\n"
+      "  --perfetto=FILE         write a Chrome JSON trace (counter tracks per event and CPU)\n"
+      "  --pprof=FILE            write the PC records as a pprof profile (go tool pprof)\n"
+      "  --quiet                 no tallies\n"
+      "  --list-events           the events this machine has, by group\n"
+      "  --describe-event=GROUP:NAME\n"
+      "  --help\n");
+}
+
+int Fail(const std::string &message) {
+  fprintf(stderr, "cpuperf: %s\n", message.c_str());
+  return 1;
+}
+
+int ListEvents() {
+  const struct {
+    int group;
+    const char *name;
+  } groups[] = {{PERFMON_GROUP_ARCH, "arch"},   {PERFMON_GROUP_FIXED, "fixed"},
+                {PERFMON_GROUP_MODEL, "model"}, {PERFMON_GROUP_MISC, "misc"},
+                {PERFMON_GROUP_LINUX, "linux"}, {PERFMON_GROUP_TRACEPOINT, "tracepoint"}};
+  for (const auto &group : groups) {
+    std::vector<std::string> names;
+    int last_group =
+        group.group == PERFMON_GROUP_TRACEPOINT ? PERFMON_GROUP_TRACEPOINT_HI : group.group;
+    for (int g = group.group; g <= last_group; ++g) {
+      for (int e = 0; e <= PERFMON_MAX_EVENT; ++e) {
+        char name[256];
+        if (perfmon_event_name(PERFMON_MAKE_EVENT_ID(g, e), name, sizeof name) == ZX_OK) {
+          names.push_back(strchr(name, ':') + 1);
+        }
+      }
+    }
+    std::sort(names.begin(), names.end());
+    printf("\nGroup %s\n", group.name);
+    for (const std::string &name : names) printf("%s\n", name.c_str());
+  }
+  return 0;
+}
+
+int DescribeEvent(const std::string &text) {
+  perfmon_event_id_t id = 0;
+  zx_status_t status = perfmon_lookup_event(nullptr, text.c_str(), &id);
+  if (status != ZX_OK)
+    return Fail("no event " + text + " here (" + perfmon_status_name(status) + ")");
+  printf("%s: id 0x%04x (group %u, event %u)\n", text.c_str(), id, PERFMON_EVENT_ID_GROUP(id),
+         PERFMON_EVENT_ID_EVENT(id));
+  return 0;
+}
+
+std::string ParseOptions(int argc, char **argv, Options *options, int *early_exit) {
+  enum {
+    kSpec = 256,
+    kBuffer,
+    kDuration,
+    kIterations,
+    kPrefix,
+    kResult,
+    kDump,
+    kPerfetto,
+    kPprof,
+    kQuiet,
+    kList,
+    kDescribe,
+    kHelp
+  };
+  static const option long_options[] = {{"spec-file", required_argument, nullptr, kSpec},
+                                        {"event", required_argument, nullptr, 'e'},
+                                        {"buffer-size-mb", required_argument, nullptr, kBuffer},
+                                        {"duration", required_argument, nullptr, kDuration},
+                                        {"iterations", required_argument, nullptr, kIterations},
+                                        {"output-prefix", required_argument, nullptr, kPrefix},
+                                        {"session-result", required_argument, nullptr, kResult},
+                                        {"dump", no_argument, nullptr, kDump},
+                                        {"perfetto", required_argument, nullptr, kPerfetto},
+                                        {"pprof", required_argument, nullptr, kPprof},
+                                        {"quiet", no_argument, nullptr, kQuiet},
+                                        {"list-events", no_argument, nullptr, kList},
+                                        {"describe-event", required_argument, nullptr, kDescribe},
+                                        {"help", no_argument, nullptr, kHelp},
+                                        {nullptr, 0, nullptr, 0}};
+  SessionSpec &spec = options->spec;
+  std::vector<EventSpec> events;
+  // The command line overrides the spec file wherever both speak: read the file first.
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+    if (strncmp(argv[i], "--spec-file=", 12) != 0) continue;
+    std::ifstream file(argv[i] + 12);
+    if (!file) return std::string(argv[i] + 12) + ": cannot read: " + strerror(errno);
+    std::stringstream text;
+    text << file.rdbuf();
+    Json document;
+    std::string error = ParseJson(text.str(), &document);
+    if (error.empty()) error = ReadSpec(document, &spec);
+    if (!error.empty()) return std::string(argv[i] + 12) + ": " + error;
+    options->result_path_given = document.Find("session_result_spec_path") != nullptr;
+  }
+  int c;
+  while ((c = getopt_long(argc, argv, "+e:h", long_options, nullptr)) != -1) {
+    std::string value = optarg ? optarg : "";
+    char *end = nullptr;
+    switch (c) {
+      case kSpec:
+        break;  // read above
+      case 'e': {
+        EventSpec event;
+        std::string error = ParseEventArgument(value, &event);
+        if (!error.empty()) return error;
+        events.push_back(event);
+        break;
+      }
+      case kBuffer: {
+        unsigned long mb = strtoul(value.c_str(), &end, 10);
+        if (end == value.c_str() || *end || mb < 1 || mb > PERFMON_MAX_BUFFER_PAGES / 256) {
+          return "--buffer-size-mb: must be an integer from 1 to 256";
+        }
+        spec.buffer_size_in_mb = static_cast<uint32_t>(mb);
+        break;
+      }
+      case kDuration: {
+        double seconds = strtod(value.c_str(), &end);
+        if (end == value.c_str() || *end || !(seconds > 0) || seconds > 86400) {
+          return "--duration: must be a number of seconds above 0 (at most a day)";
+        }
+        spec.duration = seconds;
+        break;
+      }
+      case kIterations: {
+        unsigned long n = strtoul(value.c_str(), &end, 10);
+        if (end == value.c_str() || *end || n < 1 || n > 1000000) {
+          return "--iterations: must be an integer from 1 to 1000000";
+        }
+        spec.num_iterations = static_cast<uint32_t>(n);
+        break;
+      }
+      case kPrefix:
+        spec.output_path_prefix = value;
+        break;
+      case kResult:
+        spec.session_result_spec_path = value;
+        options->result_path_given = true;
+        break;
+      case kDump:
+        options->dump = true;
+        options->summary = false;
+        break;
+      case kPerfetto:
+        options->perfetto_path = value;
+        break;
+      case kPprof:
+        options->pprof_path = value;
+        break;
+      case kQuiet:
+        options->summary = false;
+        break;
+      case kList:
+        *early_exit = ListEvents();
+        return "";
+      case kDescribe:
+        *early_exit = DescribeEvent(value);
+        return "";
+      case kHelp:
+      case 'h':
+        Usage(stdout);
+        *early_exit = 0;
+        return "";
+      default:
+        Usage(stderr);
+        *early_exit = 2;
+        return "";
+    }
+  }
+  for (int i = optind; i < argc; ++i) options->command.push_back(argv[i]);
+  if (!events.empty()) spec.events = events;
+  if (spec.events.size() > PERFMON_MAX_NUM_EVENTS) return "events: at most 32";
+  if (!options->result_path_given) {
+    spec.session_result_spec_path = spec.output_path_prefix + ".cpsession";
+  }
+  if (!options->pprof_path.empty()) {
+    bool pcs = false;
+    for (const EventSpec &event : spec.events) pcs = pcs || (event.flags & PERFMON_FLAG_COLLECT_PC);
+    if (!pcs) return "--pprof: profiles PC records, and no event collects them (add /pc)";
+  }
+  return ResolveEvents(&spec);
+}
+
+// Forks the command held before exec; Go() lets it exec, Wait() reaps it.
+class Command {
+ public:
+  explicit Command(const std::vector<std::string> &argv) {
+    if (pipe2(go_, O_CLOEXEC) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      char byte;
+      if (read(go_[0], &byte, 1) != 1) _exit(127);
+      std::vector<char *> args;
+      for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      fprintf(stderr, "cpuperf: %s: %s\n", args[0], strerror(errno));
+      _exit(127);
+    }
+    close(go_[0]);
+  }
+  ~Command() {
+    if (pid_ > 0 && !reaped_) {
+      kill(pid_, SIGKILL);
+      Wait();
+    }
+    if (go_[1] >= 0) close(go_[1]);
+  }
+  pid_t pid() const { return pid_; }
+  void Go() {
+    (void)!write(go_[1], "g", 1);
+    close(go_[1]);
+    go_[1] = -1;
+  }
+  int Wait() {
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int go_[2] = {-1, -1};
+  bool reaped_ = false;
+};
+
+std::string SaveBuffers(perfmon::Controller *controller, uint32_t iteration, uint32_t traces,
+                        size_t size, const SessionSpec &spec, std::vector<SavedTrace> *saved) {
+  for (uint32_t t = 0; t < traces; ++t) {
+    int fd = -1;
+    if (controller->GetBufferHandle(t, &fd) != ZX_OK) return controller->last_error();
+    void *map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return std::string("mapping a buffer: ") + strerror(errno);
+    perfmon_reader_t reader;
+    SavedTrace trace;
+    trace.iteration = iteration;
+    trace.trace = t;
+    size_t end = perfmon_reader_init(&reader, map, size) == ZX_OK ? reader.end : 24;
+    const uint8_t *bytes = static_cast<const uint8_t *>(map);
+    trace.bytes.assign(bytes, bytes + end);
+    munmap(map, size);
+    std::string path = spec.output_path_prefix + "." + std::to_string(iteration) + "." +
+                       std::to_string(t) + ".cpuperf";
+    FILE *out = fopen(path.c_str(), "w");
+    if (!out) return path + ": " + strerror(errno);
+    bool ok = fwrite(trace.bytes.data(), 1, trace.bytes.size(), out) == trace.bytes.size();
+    if (fclose(out) != 0 || !ok) return path + ": write failed";
+    saved->push_back(std::move(trace));
+  }
+  return "";
+}
+
+std::string WriteResultSpec(const SessionSpec &spec, uint32_t traces) {
+  FILE *out = fopen(spec.session_result_spec_path.c_str(), "w");
+  if (!out) return spec.session_result_spec_path + ": " + strerror(errno);
+  fprintf(out,
+          "{\n  \"config_name\": %s,\n  \"model_name\": %s,\n  \"num_iterations\": %u,\n"
+          "  \"num_traces\": %u,\n  \"output_path_prefix\": %s\n}\n",
+          JsonQuote(spec.config_name).c_str(), JsonQuote(spec.model_name).c_str(),
+          spec.num_iterations, traces, JsonQuote(spec.output_path_prefix).c_str());
+  return fclose(out) == 0 ? "" : spec.session_result_spec_path + ": write failed";
+}
+
+int Run(int argc, char **argv) {
+  Options options;
+  int early_exit = -1;
+  std::string error = ParseOptions(argc, argv, &options, &early_exit);
+  if (early_exit >= 0) return early_exit;
+  if (!error.empty()) return Fail(error);
+  const SessionSpec &spec = options.spec;
+
+  std::unique_ptr<perfmon::Controller> controller;
+  zx_status_t status = perfmon::Controller::Open(&controller);
+  if (status != ZX_OK)
+    return Fail(std::string("cannot open the controller: ") + perfmon_status_name(status));
+  uint32_t traces = static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
+  bool tally_only = true;
+  for (const EventSpec &event : spec.events) tally_only = tally_only && event.rate == 0;
+  // Counting alone writes a few records per CPU: one page holds them (as Fuchsia's cpuperf).
+  uint32_t pages = tally_only ? 1 : spec.buffer_size_in_mb * 256;
+  status = controller->Initialize({traces, pages});
+  if (status != ZX_OK) {
+    return Fail(std::string("Initialize: ") + perfmon_status_name(status) + ": " +
+                controller->last_error());
+  }
+  status = controller->StageConfig(MakeConfig(spec));
+  if (status != ZX_OK) {
+    return Fail(std::string("the config: ") + perfmon_status_name(status) + ": " +
+                controller->last_error());
+  }
+  int exit_code = 0;
+  std::vector<SavedTrace> saved;
+  std::vector<perfmon_mapping_t> mappings;  // of every iteration, for --pprof
+  for (uint32_t iteration = 0; iteration < spec.num_iterations; ++iteration) {
+    std::unique_ptr<Command> command;
+    if (!options.command.empty()) {
+      command = std::make_unique<Command>(options.command);
+      if (command->pid() < 0) return Fail(std::string("fork: ") + strerror(errno));
+      controller->SetTarget({command->pid(), 1});
+    }
+    status = controller->Start();
+    if (status != ZX_OK) {
+      return Fail(std::string("Start: ") + perfmon_status_name(status) + ": " +
+                  controller->last_error());
+    }
+    if (command) {
+      command->Go();
+      exit_code = command->Wait();
+    } else {
+      timespec wait{static_cast<time_t>(spec.duration),
+                    static_cast<long>((spec.duration - static_cast<time_t>(spec.duration)) * 1e9)};
+      while (nanosleep(&wait, &wait) != 0 && errno == EINTR) {
+      }
+    }
+    controller->Stop();
+    std::vector<perfmon_mapping_t> made;
+    if (controller->GetMappings(&made) == ZX_OK) {
+      mappings.insert(mappings.end(), made.begin(), made.end());
+    }
+    error = SaveBuffers(controller.get(), iteration, traces, size_t{pages} * PERFMON_PAGE_SIZE,
+                        spec, &saved);
+    if (!error.empty()) return Fail(error);
+  }
+  error = WriteResultSpec(spec, traces);
+  if (!error.empty()) return Fail(error);
+  if (options.summary) PrintTallies(stdout, spec, saved);
+  if (options.dump && !PrintRecords(stdout, saved)) exit_code = exit_code ? exit_code : 1;
+  if (!options.perfetto_path.empty()) {
+    error = WriteChromeTrace(options.perfetto_path, spec, saved);
+    if (!error.empty()) return Fail(error);
+  }
+  if (!options.pprof_path.empty()) {
+#ifdef CPUPERF_HAS_PPROF
+    size_t samples = 0;
+    error = WritePprof(options.pprof_path, spec, saved, mappings, &samples);
+    if (!error.empty()) return Fail(error);
+#else
+    return Fail("--pprof: this cpuperf was built without compat/fuchsia/common");
+#endif
+  }
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace cpuperf
+
+int main(int argc, char **argv) {
+  try {
+    return cpuperf::Run(argc, argv);
+  } catch (const std::exception &e) {
+    fprintf(stderr, "cpuperf: %s\n", e.what());
+    return 1;
+  }
+}

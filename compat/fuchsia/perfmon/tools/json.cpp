@@ -1,0 +1,223 @@
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace cpuperf {
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(const std::string &input) : s_(input) {}
+
+  std::string Parse(Json *out) {
+    if (!Value(out, 0)) return error_;
+    Space();
+    if (at_ != s_.size()) return Error("text after the end of the value");
+    return "";
+  }
+
+ private:
+  bool Fail(const std::string &what) {
+    error_ = Error(what);
+    return false;
+  }
+  std::string Error(const std::string &what) {
+    size_t line = 1;
+    for (size_t i = 0; i < at_ && i < s_.size(); ++i) line += s_[i] == '\n';
+    return "line " + std::to_string(line) + ": " + what;
+  }
+  void Space() {
+    for (;;) {
+      while (at_ < s_.size() &&
+             (s_[at_] == ' ' || s_[at_] == '\t' || s_[at_] == '\n' || s_[at_] == '\r')) {
+        ++at_;
+      }
+      if (s_.compare(at_, 2, "//") == 0) {
+        while (at_ < s_.size() && s_[at_] != '\n') ++at_;
+      } else if (s_.compare(at_, 2, "/*") == 0) {
+        size_t end = s_.find("*/", at_ + 2);
+        at_ = end == std::string::npos ? s_.size() : end + 2;
+      } else {
+        return;
+      }
+    }
+  }
+  bool Literal(const char *word) {
+    size_t n = strlen(word);
+    if (s_.compare(at_, n, word) != 0) return false;
+    at_ += n;
+    return true;
+  }
+  bool String(std::string *out) {
+    ++at_;  // the opening quote
+    while (at_ < s_.size() && s_[at_] != '"') {
+      char c = s_[at_++];
+      if (c != '\\') {
+        out->push_back(c);
+        continue;
+      }
+      if (at_ >= s_.size()) break;
+      char e = s_[at_++];
+      switch (e) {
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'u': {
+          if (at_ + 4 > s_.size()) return Fail("a cut \\u escape");
+          unsigned code = static_cast<unsigned>(strtoul(s_.substr(at_, 4).c_str(), nullptr, 16));
+          at_ += 4;
+          if (code < 0x80) {
+            out->push_back(static_cast<char>(code));
+          } else if (code < 0x800) {
+            out->push_back(static_cast<char>(0xc0 | (code >> 6)));
+            out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
+          } else {
+            out->push_back(static_cast<char>(0xe0 | (code >> 12)));
+            out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3f)));
+            out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
+          }
+          break;
+        }
+        default:
+          out->push_back(e);
+      }
+    }
+    if (at_ >= s_.size()) return Fail("a string without its closing quote");
+    ++at_;
+    return true;
+  }
+  bool Value(Json *out, int depth) {
+    if (depth > 64) return Fail("nested too deeply");
+    Space();
+    if (at_ >= s_.size()) return Fail("a value was expected");
+    char c = s_[at_];
+    if (c == '{') {
+      out->type = Json::Type::kObject;
+      ++at_;
+      Space();
+      if (at_ < s_.size() && s_[at_] == '}') {
+        ++at_;
+        return true;
+      }
+      for (;;) {
+        Space();
+        if (at_ >= s_.size() || s_[at_] != '"') return Fail("a quoted member name was expected");
+        std::string key;
+        if (!String(&key)) return false;
+        Space();
+        if (at_ >= s_.size() || s_[at_] != ':') return Fail("expected ':' after \"" + key + "\"");
+        ++at_;
+        Json value;
+        if (!Value(&value, depth + 1)) return false;
+        out->members.emplace_back(key, std::move(value));
+        Space();
+        if (at_ < s_.size() && s_[at_] == ',') {
+          ++at_;
+          continue;
+        }
+        if (at_ < s_.size() && s_[at_] == '}') {
+          ++at_;
+          return true;
+        }
+        return Fail("expected ',' or '}'");
+      }
+    }
+    if (c == '[') {
+      out->type = Json::Type::kArray;
+      ++at_;
+      Space();
+      if (at_ < s_.size() && s_[at_] == ']') {
+        ++at_;
+        return true;
+      }
+      for (;;) {
+        Json value;
+        if (!Value(&value, depth + 1)) return false;
+        out->items.push_back(std::move(value));
+        Space();
+        if (at_ < s_.size() && s_[at_] == ',') {
+          ++at_;
+          continue;
+        }
+        if (at_ < s_.size() && s_[at_] == ']') {
+          ++at_;
+          return true;
+        }
+        return Fail("expected ',' or ']'");
+      }
+    }
+    if (c == '"') {
+      out->type = Json::Type::kString;
+      return String(&out->text);
+    }
+    if (Literal("true") || Literal("false")) {
+      out->type = Json::Type::kBool;
+      out->boolean = s_[at_ - 1] == 'e' && s_[at_ - 2] == 'u';
+      return true;
+    }
+    if (Literal("null")) return true;
+    const char *start = s_.c_str() + at_;
+    char *end = nullptr;
+    double number = strtod(start, &end);
+    if (end == start) return Fail("not a JSON value");
+    out->type = Json::Type::kNumber;
+    out->number = number;
+    out->integral = std::string(start, static_cast<size_t>(end - start)).find_first_of(".eE") ==
+                    std::string::npos;
+    at_ += static_cast<size_t>(end - start);
+    return true;
+  }
+
+  const std::string &s_;
+  size_t at_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+std::string ParseJson(const std::string &input, Json *out) { return Parser(input).Parse(out); }
+
+std::string JsonQuote(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char hex[8];
+          snprintf(hex, sizeof hex, "\\u%04x", c);
+          out += hex;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace cpuperf
