@@ -7,7 +7,7 @@
 
 #include "catalog/pfm_bridge.h"
 #include "catalog/tracepoint_source.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace perfmon {
 namespace {

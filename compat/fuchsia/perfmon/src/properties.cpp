@@ -10,7 +10,7 @@
 #include <string>
 
 #include "catalog/pfm_bridge.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 
 namespace perfmon {
 namespace {

@@ -11,7 +11,7 @@
 #include <new>
 
 #include "config_check.h"
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "event_ids.h"
 
 namespace perfmon {

@@ -2,7 +2,7 @@
 // through the kernel seam comes back as its status with every descriptor closed.
 #include <gtest/gtest.h>
 
-#include "core/kernel.h"
+#include "base/kernel.h"
 #include "perfmon_test_helpers.h"
 #include "support/fake_kernel.h"
 
