@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/kernel.h"
 #include "base/last_error.h"
 #include "pmapi.h"
 
@@ -24,21 +25,6 @@ void CopyBounded(const char *text, char *to, size_t size) {
   size_t n = strnlen(text, size - 1);
   memcpy(to, text, n);
   to[n] = '\0';
-}
-
-// The level as the file says it ("2"), read with plain system calls; "unknown" when unreadable.
-void ReadParanoidLevel(char *level, size_t size) {
-  CopyBounded("unknown", level, size);
-  const int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char buf[16];
-  const ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return;
-  size_t end = static_cast<size_t>(n);
-  while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == ' ')) --end;
-  buf[end] = '\0';
-  CopyBounded(buf, level, size);
 }
 
 const char *ErrnoName(int err) {
@@ -119,7 +105,7 @@ Status DescribeErrno(int err, std::initializer_list<const char *> what) {
     case EACCES:
     case EPERM: {
       char level[16];
-      ReadParanoidLevel(level, sizeof level);
+      ReadPerfEventParanoid(level, sizeof level);
       return Status(
           Pmapi_Permission,
           {text, ": ", name, " (", description, "); kernel.perf_event_paranoid is ", level,

@@ -39,6 +39,10 @@ class Kernel {
   virtual int Close(int fd) = 0;
   // Reads a whole (small) file; returns 0 or -errno.
   virtual int ReadFile(const std::string &path, std::string *contents) = 0;
+  // Reads at most `size` bytes from the start of a small file into `buf`, allocating nothing
+  // (error paths, which may be out of memory or in a signal handler, call it); returns the
+  // bytes read or -errno.
+  virtual ssize_t ReadInto(const char *path, char *buf, size_t size) = 0;
   // Lists the names in a directory, without "." and ".."; returns 0 or -errno.
   virtual int ListDirectory(const std::string &path, std::vector<std::string> *names) = 0;
 
@@ -93,6 +97,10 @@ inline constexpr const char *kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/ker
 
 // The kernel in use: the real one unless a test installed a double.
 Kernel &CurrentKernel();
+
+// kernel.perf_event_paranoid as its file says it ("2"), or "unknown" when it cannot be read:
+// the library's one reader of it, through the seam and allocating nothing.
+void ReadPerfEventParanoid(char *level, size_t size);
 
 // Installs `kernel` (not owned) for the rest of the process, or the real one
 // again with nullptr. Tests only; not thread-safe against concurrent calls.

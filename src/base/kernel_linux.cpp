@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -43,6 +44,15 @@ class LinuxKernel final : public Kernel {
   }
 
   int Close(int fd) override { return close(fd) < 0 ? -errno : 0; }
+
+  ssize_t ReadInto(const char *path, char *buf, size_t size) override {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    const ssize_t n = read(fd, buf, size);
+    const int err = errno;
+    close(fd);
+    return n < 0 ? -err : n;
+  }
 
   int ReadFile(const std::string &path, std::string *contents) override {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -218,6 +228,22 @@ Kernel *g_kernel = &g_linux_kernel;
 }  // namespace
 
 Kernel &CurrentKernel() { return *g_kernel; }
+
+void ReadPerfEventParanoid(char *level, size_t size) {
+  if (size == 0) return;
+  char text[16] = "unknown";
+  const ssize_t n =
+      CurrentKernel().ReadInto("/proc/sys/kernel/perf_event_paranoid", text, sizeof text - 1);
+  if (n > 0) {
+    size_t end = static_cast<size_t>(n);
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ')) --end;
+    text[end] = '\0';
+  }
+  if (n <= 0 || text[0] == '\0') memcpy(text, "unknown", sizeof "unknown");
+  const size_t length = strnlen(text, size - 1);
+  memcpy(level, text, length);
+  level[length] = '\0';
+}
 Kernel &RealKernel() { return g_linux_kernel; }
 void SetKernelForTesting(Kernel *kernel) { g_kernel = kernel ? kernel : &g_linux_kernel; }
 

@@ -11,9 +11,9 @@
 
 #include <string_view>
 
+#include "base/kernel.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/table_loader.h"
-#include "base/kernel.h"
 
 extern char **environ;
 
@@ -187,13 +187,11 @@ std::string DefaultCatalogCachePath() {
 
 std::string CatalogCacheKey() {
   // Statuses depend on the kernel's perf_event_paranoid, which root may change within a boot.
-  std::string paranoid;
-  if (CurrentKernel().ReadFile("/proc/sys/kernel/perf_event_paranoid", &paranoid) < 0) return "";
-  while (!paranoid.empty() && (paranoid.back() == '\n' || paranoid.back() == ' ')) {
-    paranoid.pop_back();
-  }
+  char paranoid[16];
+  ReadPerfEventParanoid(paranoid, sizeof paranoid);
+  if (strcmp(paranoid, "unknown") == 0) return "";
   return std::string("build=") + kCatalogBuildConstant + "\nlibpfm=" + PfmLibraryIdentity() +
-         "\nparanoid=" + paranoid + "\n";
+         "\nparanoid=" + std::string(paranoid) + "\n";
 }
 
 bool LoadCatalogCache(const std::string &path, const std::string &key, CatalogContents *contents) {

@@ -1,8 +1,11 @@
 // FakeKernel: rules first, then the real kernel.
 #include "support/fake_kernel.h"
 
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 namespace pmapi_test {
 
@@ -40,20 +43,19 @@ void FakeKernel::Clear() {
   open_hook_ = nullptr;
   files_.clear();
   directories_.clear();
-  calls_.clear();
+  calls_.fill(0);
 }
 
 int FakeKernel::Calls(Op op) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = calls_.find(op);
-  return found == calls_.end() ? 0 : found->second;
+  return calls_[static_cast<size_t>(op)];
 }
 
-int FakeKernel::Check(Op op, const std::string &path) {
+int FakeKernel::Check(Op op, std::string_view path) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ++calls_[op];
+  ++calls_[static_cast<size_t>(op)];
   for (const Failure &failure : failures_) {
-    if (failure.op == op && path.compare(0, failure.path_prefix.size(), failure.path_prefix) == 0) {
+    if (failure.op == op && path.substr(0, failure.path_prefix.size()) == failure.path_prefix) {
       return failure.err;
     }
   }
@@ -88,6 +90,20 @@ int FakeKernel::Close(int fd) {
   int err = Check(Op::kClose, "");
   int result = pmapi::RealKernel().Close(fd);
   return err ? -err : result;
+}
+
+ssize_t FakeKernel::ReadInto(const char *path, char *buf, size_t size) {
+  if (int err = Check(Op::kReadFile, path)) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = files_.find(std::string_view(path));
+    if (found != files_.end()) {
+      const size_t n = std::min(size, found->second.size());
+      memcpy(buf, found->second.data(), n);
+      return static_cast<ssize_t>(n);
+    }
+  }
+  return pmapi::RealKernel().ReadInto(path, buf, size);
 }
 
 int FakeKernel::ReadFile(const std::string &path, std::string *contents) {

@@ -5,10 +5,12 @@
 // pure, so a call added to pmapi::Kernel is added here once.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/kernel.h"
@@ -55,6 +57,8 @@ class FakeKernel : public pmapi::Kernel {
   ssize_t Read(int fd, void *buf, size_t size) override;
   int Close(int fd) override;
   int ReadFile(const std::string &path, std::string *contents) override;
+  // Served and failed as ReadFile is (SetFile, FailWith(kReadFile)).
+  ssize_t ReadInto(const char *path, char *buf, size_t size) override;
   int ListDirectory(const std::string &path, std::vector<std::string> *names) override;
   int Access(const std::string &path, int mode) override;
   int Stat(const std::string &path, pmapi::FileStat *info) override;
@@ -83,14 +87,15 @@ class FakeKernel : public pmapi::Kernel {
   // Drops the failures of `op` given for exactly `path` (mutex_ held).
   void ForgetFailure(Op op, const std::string &path);
   // Returns the errno to fail with, or 0; counts the call.
-  int Check(Op op, const std::string &path);
+  // Allocates nothing: the library's allocation-free paths (signal_safety_test) call through it.
+  int Check(Op op, std::string_view path);
 
   mutable std::mutex mutex_;
   std::vector<Failure> failures_;
   std::function<int(const perf_event_attr &)> open_hook_;
-  std::map<std::string, std::string> files_;
+  std::map<std::string, std::string, std::less<>> files_;
   std::map<std::string, std::vector<std::string>> directories_;
-  std::map<Op, int> calls_;
+  std::array<int, static_cast<size_t>(Op::kWriteFileAtomically) + 1> calls_{};
 };
 
 // Installs a kernel for the scope of a test, and the real one again afterwards.

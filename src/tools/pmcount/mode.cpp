@@ -1,9 +1,12 @@
 #include "mode.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <fstream>
+
+#include "base/kernel.h"
 
 namespace pmcount {
 namespace {
@@ -22,10 +25,10 @@ bool HasCapability(int capability) {
 }
 
 int Paranoid() {
-  std::ifstream file("/proc/sys/kernel/perf_event_paranoid");
-  int level = 2;  // the kernel's default when the file cannot be read
-  file >> level;
-  return level;
+  char level[16];
+  pmapi::ReadPerfEventParanoid(level, sizeof level);
+  // The kernel's default when the file cannot be read.
+  return strcmp(level, "unknown") == 0 ? 2 : atoi(level);
 }
 
 }  // namespace
