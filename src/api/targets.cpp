@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/kernel.h"
+#include "core/thread_map.h"
 
 namespace pmapi {
 
@@ -45,22 +46,24 @@ GroupTarget ThreadTarget(pid_t pid, pid_t tid) {
 }
 
 Status ProcessThreads(pid_t pid, pid_t first_tid, std::vector<GroupTarget> *threads) {
-  std::vector<std::string> names;
+  std::vector<pid_t> tids;
+  const int rc = ListThreads(pid, &tids);
   const bool self = pid == getpid();
-  const std::string path = self ? "/proc/self/task" : "/proc/" + std::to_string(pid) + "/task";
-  const int rc = CurrentKernel().ListDirectory(path, &names);
   // The calling process exists: a missing listing of it is a /proc problem.
   if (!self && (rc == -ENOENT || rc == -ESRCH)) {
     return Status(Pmapi_NoSuchThread, "process " + std::to_string(pid) + " does not exist");
   }
   // Anything else (out of descriptors, say) says nothing about the process.
-  if (rc < 0) return StatusFromFileErrno(-rc, "cannot list " + path);
+  if (rc < 0) {
+    return StatusFromFileErrno(
+        -rc, "cannot list the threads of " + (self ? std::string("this process (/proc/self/task)")
+                                                   : "process " + std::to_string(pid) + " (/proc/" +
+                                                         std::to_string(pid) + "/task)"));
+  }
   threads->assign(1, ThreadTarget(pid, first_tid));
-  for (const std::string &name : names) {
-    char *end = nullptr;
-    const long tid = strtol(name.c_str(), &end, 10);
-    if (end == name.c_str() || *end != '\0' || tid == first_tid) continue;
-    threads->push_back(ThreadTarget(pid, static_cast<pid_t>(tid)));
+  for (pid_t tid : tids) {
+    if (tid == first_tid) continue;
+    threads->push_back(ThreadTarget(pid, tid));
     threads->back().may_vanish = true;
   }
   return Status::Ok();

@@ -2,12 +2,13 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <string>
 #include <utility>
 
-#include "base/kernel.h"
 #include "core/program.h"
+#include "core/thread_map.h"
 
 namespace pmc_netbsd {
 namespace {
@@ -56,14 +57,11 @@ pmapi::GroupTarget ThreadTarget(pid_t tid) {
 }
 
 int ThreadsOfThisProcess(std::vector<pmapi::GroupTarget> *threads) {
-  std::vector<std::string> names;
-  int rc = pmapi::CurrentKernel().ListDirectory("/proc/self/task", &names);
+  std::vector<pid_t> tids;
+  const int rc = pmapi::ListThreads(getpid(), &tids);
   if (rc < 0) return -rc;
   threads->clear();
-  for (const std::string &name : names) {
-    pid_t tid = static_cast<pid_t>(strtol(name.c_str(), nullptr, 10));
-    if (tid > 0) threads->push_back(ThreadTarget(tid));
-  }
+  for (pid_t tid : tids) threads->push_back(ThreadTarget(tid));
   return threads->empty() ? ESRCH : 0;
 }
 
