@@ -4,8 +4,11 @@
 #include <stdio.h>
 
 #include <string>
+#include <type_traits>
 
+#include "api/c_boundary.h"
 #include "api/export.h"
+#include "base/last_error.h"
 #include "catalog/catalog.h"
 #include "catalog/event_groups.h"
 #include "catalog/event_lists.h"
@@ -13,7 +16,6 @@
 #include "catalog/init_state.h"
 #include "catalog/processor_lists.h"
 #include "catalog/text_fields.h"
-#include "base/last_error.h"
 
 namespace {
 
@@ -63,25 +65,25 @@ void FillNoGroups(int filter, pm_groups_info_t *pmgroups) {
   pmgroups->event_groups = nullptr;
 }
 
-int Initialize2(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups, int proctype) {
-  Status status = CheckArguments(filter, pminfo);
-  if (!status.ok()) return pmapi::Report(status);
-  const pmapi::EventLists2 *lists = nullptr;
-  const char *proc_name = nullptr;
-  bool host = pmapi::IsHostProcType(proctype);
-  if (host) {
-    status = CheckHost(filter);
-    if (status.ok()) {
-      lists = &pmapi::EventListsForFilter2(StatusFilter(filter));
-      proc_name = pmapi::Catalog::Get().proc_name().c_str();
-    }
-  } else {
-    status = pmapi::ForeignProcessorLists2(proctype, StatusFilter(filter), &lists, &proc_name);
-  }
-  if (!status.ok()) return pmapi::Report(status);
+// pm_info2_t and pm_info_t differ in their fields and list types; everything around filling
+// them is the same (Initialize below).
+const pmapi::EventLists2 &HostLists(int filter, const pm_info2_t *) {
+  return pmapi::EventListsForFilter2(StatusFilter(filter));
+}
+const pmapi::EventLists1 &HostLists(int filter, const pm_info_t *) {
+  return pmapi::EventListsForFilter1(StatusFilter(filter));
+}
+Status ForeignLists(int proctype, int filter, const pmapi::EventLists2 **lists, const char **name) {
+  return pmapi::ForeignProcessorLists2(proctype, StatusFilter(filter), lists, name);
+}
+Status ForeignLists(int proctype, int filter, const pmapi::EventLists1 **lists, const char **name) {
+  return pmapi::ForeignProcessorLists1(proctype, StatusFilter(filter), lists, name);
+}
+
+void FillInfo(const pmapi::EventLists2 &lists, const char *proc_name, pm_info2_t *pminfo) {
   pminfo->maxpmcs = MAX_COUNTERS;
-  pminfo->maxevents = const_cast<int *>(lists->maxevents);
-  pminfo->list_events = const_cast<pm_events2_t **>(lists->lists);
+  pminfo->maxevents = const_cast<int *>(lists.maxevents);
+  pminfo->list_events = const_cast<pm_events2_t **>(lists.lists);
   pminfo->thresholdmult = 0;
   pminfo->hthresholdmult = 0;
   pminfo->Hthresholdmult = 0;
@@ -89,45 +91,44 @@ int Initialize2(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups, int 
   pminfo->proc_name = const_cast<char *>(proc_name);
   pminfo->proc_feature.w = 0;  // no hypervisor mode, runlatch, PURR or SPURR on Linux
   pminfo->reserved2 = 0;
-  if (!host) {
-    // A description only: this machine cannot count another processor's events.
-    FillNoGroups(filter, pmgroups);
-    return 0;
-  }
-  FillGroups(filter, pmgroups);
-  pmapi::RecordInitialization(StatusFilter(filter));
-  return 0;
 }
-
-int Initialize1(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups, int proctype) {
-  Status status = CheckArguments(filter, pminfo);
-  if (!status.ok()) return pmapi::Report(status);
-  const pmapi::EventLists1 *lists = nullptr;
-  const char *proc_name = nullptr;
-  bool host = pmapi::IsHostProcType(proctype);
-  if (host) {
-    status = CheckHost(filter);
-    if (status.ok()) {
-      lists = &pmapi::EventListsForFilter1(StatusFilter(filter));
-      proc_name = pmapi::Catalog::Get().proc_name().c_str();
-    }
-  } else {
-    status = pmapi::ForeignProcessorLists1(proctype, StatusFilter(filter), &lists, &proc_name);
-  }
-  if (!status.ok()) return pmapi::Report(status);
+void FillInfo(const pmapi::EventLists1 &lists, const char *proc_name, pm_info_t *pminfo) {
   pminfo->maxpmcs = MAX_COUNTERS;
-  pminfo->maxevents = const_cast<int *>(lists->maxevents);
-  pminfo->list_events = const_cast<pm_events_t **>(lists->lists);
+  pminfo->maxevents = const_cast<int *>(lists.maxevents);
+  pminfo->list_events = const_cast<pm_events_t **>(lists.lists);
   pminfo->thresholdmult = 0;
   pminfo->proc_name = const_cast<char *>(proc_name);
   pminfo->hthresholdmult = 0;
-  if (!host) {
-    FillNoGroups(filter, pmgroups);
+}
+
+template <typename Info>
+int Initialize(int filter, Info *pminfo, pm_groups_info_t *pmgroups, int proctype) {
+  return pmapi::Guarded([&] {
+    Status status = CheckArguments(filter, pminfo);
+    if (!status.ok()) return pmapi::Report(status);
+    const std::remove_reference_t<decltype(HostLists(filter, pminfo))> *lists = nullptr;
+    const char *proc_name = nullptr;
+    const bool host = pmapi::IsHostProcType(proctype);
+    if (host) {
+      status = CheckHost(filter);
+      if (status.ok()) {
+        lists = &HostLists(filter, pminfo);
+        proc_name = pmapi::Catalog::Get().proc_name().c_str();
+      }
+    } else {
+      status = ForeignLists(proctype, filter, &lists, &proc_name);
+    }
+    if (!status.ok()) return pmapi::Report(status);
+    FillInfo(*lists, proc_name, pminfo);
+    if (!host) {
+      // A description only: this machine cannot count another processor's events.
+      FillNoGroups(filter, pmgroups);
+      return 0;
+    }
+    FillGroups(filter, pmgroups);
+    pmapi::RecordInitialization(StatusFilter(filter));
     return 0;
-  }
-  FillGroups(filter, pmgroups);
-  pmapi::RecordInitialization(StatusFilter(filter));
-  return 0;
+  });
 }
 
 }  // namespace
@@ -135,21 +136,21 @@ int Initialize1(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups, int p
 extern "C" {
 
 int pm_initialize(int filter, pm_info2_t *pminfo, pm_groups_info_t *pmgroups, int proctype) {
-  return Initialize2(filter, pminfo, pmgroups, proctype);
+  return Initialize(filter, pminfo, pmgroups, proctype);
 }
 
 // The header routes pm_init(...) by its number of arguments to these three, so that no call
 // reads an argument its caller did not pass.
 int pm_init_args2(int filter, pm_info_t *pminfo) {
-  return Initialize1(filter, pminfo, nullptr, PM_CURRENT);
+  return Initialize(filter, pminfo, nullptr, PM_CURRENT);
 }
 
 int pm_init_args3(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups) {
-  return Initialize1(filter, pminfo, pmgroups, PM_CURRENT);
+  return Initialize(filter, pminfo, pmgroups, PM_CURRENT);
 }
 
 int pm_init_args4(int filter, pm_info_t *pminfo, pm_groups_info_t *pmgroups, int proctype) {
-  return Initialize1(filter, pminfo, pmgroups, proctype);
+  return Initialize(filter, pminfo, pmgroups, proctype);
 }
 
 // The symbol itself, for callers that find it with dlsym or declare it themselves (the header's
@@ -163,7 +164,7 @@ int(pm_init)(int filter, pm_info_t *pminfo, ...) {
     pmgroups = va_arg(args, pm_groups_info_t *);
     va_end(args);
   }
-  return Initialize1(filter, pminfo, pmgroups, PM_CURRENT);
+  return Initialize(filter, pminfo, pmgroups, PM_CURRENT);
 }
 
 int pm_get_procindex(void) { return PM_LINUX_HOST; }

@@ -29,12 +29,9 @@ sigset_t WaitedSignals() {
   return set;
 }
 
-// Only async-signal-safe calls between fork and exec.
-[[noreturn]] void RunChild(char *const *argv, int report_fd) {
-  if (g_blocked) sigprocmask(SIG_SETMASK, &g_original_mask, nullptr);
-  const char mode = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? kTraced : kSelfStop;
-  if (write(report_fd, &mode, 1) != 1) _exit(125);
-  if (mode == kSelfStop) raise(SIGSTOP);
+// Execs the command; if that fails, reports errno through `report_fd` and exits as a shell
+// would (127: not found, 126: not runnable). Async-signal-safe, as the children below must be.
+[[noreturn]] void ExecOrReport(char *const *argv, int report_fd) {
   execvp(argv[0], argv);
   const int err = errno;
   char message[1 + sizeof err];
@@ -44,6 +41,15 @@ sigset_t WaitedSignals() {
   _exit(err == ENOENT ? 127 : 126);
 }
 
+// Only async-signal-safe calls between fork and exec.
+[[noreturn]] void RunChild(char *const *argv, int report_fd) {
+  if (g_blocked) sigprocmask(SIG_SETMASK, &g_original_mask, nullptr);
+  const char mode = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? kTraced : kSelfStop;
+  if (write(report_fd, &mode, 1) != 1) _exit(125);
+  if (mode == kSelfStop) raise(SIGSTOP);
+  ExecOrReport(argv, report_fd);
+}
+
 // The vfork child: it shares pmcount's memory and pmcount waits until it execs or exits, so it
 // cannot stop itself before exec (that would wait for pmcount forever). If tracing is refused
 // it says so and exits, and Start forks a child that can (RunChild).
@@ -51,13 +57,7 @@ sigset_t WaitedSignals() {
   if (g_blocked) sigprocmask(SIG_SETMASK, &g_original_mask, nullptr);
   const char mode = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? kTraced : kRefused;
   if (write(report_fd, &mode, 1) != 1 || mode == kRefused) _exit(125);
-  execvp(argv[0], argv);
-  const int err = errno;
-  char message[1 + sizeof err];
-  message[0] = kExecFailed;
-  memcpy(message + 1, &err, sizeof err);
-  if (write(report_fd, message, sizeof message) < 0) _exit(125);
-  _exit(err == ENOENT ? 127 : 126);
+  ExecOrReport(argv, report_fd);
 }
 
 // Forks (or vforks) the child, which runs RunVforkChild or RunChild and never returns here.
