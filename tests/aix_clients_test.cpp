@@ -17,9 +17,9 @@
 #include <string>
 #include <thread>
 
+#include "base/last_error.h"
 #include "catalog/catalog.h"
 #include "catalog/id_order.h"
-#include "base/last_error.h"
 #include "pmapi_aix.h"
 #include "support/counting.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "base/kernel.h"
+#include "catalog/catalog.h"
 #include "pmapi.h"
 
 namespace {

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "catalog/group_formula.h"
 #include "catalog/group_loader.h"
 #include "catalog/table_file.h"
 #include "catalog/table_loader.h"
-#include "base/status.h"
 #include "pmapi.h"
 
 namespace {

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <string>
 
+#include "base/last_error.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
 #include "catalog/init_state.h"
-#include "base/last_error.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
+#include "base/last_error.h"
 #include "catalog/catalog.h"
 #include "catalog/event_groups.h"
 #include "catalog/init_state.h"
-#include "base/last_error.h"
 #include "pmapi.h"
 
 namespace {

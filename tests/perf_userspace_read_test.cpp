@@ -17,8 +17,8 @@
 #include <new>
 #include <thread>
 
-#include "core/counter_group.h"
 #include "base/kernel.h"
+#include "core/counter_group.h"
 #include "core/program.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"

@@ -1,8 +1,8 @@
 #include "api/context_ops.h"
 
+#include "api/timebase.h"
 #include "base/last_error.h"
 #include "core/registry.h"
-#include "api/timebase.h"
 
 namespace pmapi {
 namespace {

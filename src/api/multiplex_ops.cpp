@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "api/context_ops.h"
+#include "api/timebase.h"
 #include "base/last_error.h"
 #include "core/multiplexer.h"
-#include "api/timebase.h"
 
 namespace pmapi {
 namespace {

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "api/export.h"
+#include "base/status.h"
 #include "core/context.h"
 #include "core/counting_group.h"
-#include "base/status.h"
 
 namespace pmapi {
 

@@ -7,9 +7,9 @@
 #include "api/context_ops.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
+#include "api/timebase.h"
 #include "base/last_error.h"
 #include "core/system_context.h"
-#include "api/timebase.h"
 
 using namespace pmapi;
 

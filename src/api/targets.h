@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "api/export.h"
-#include "core/counter_group.h"
 #include "base/status.h"
+#include "core/counter_group.h"
 
 namespace pmapi {
 

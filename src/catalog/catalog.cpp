@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "base/kernel.h"
 #include "catalog/added_events.h"
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
@@ -15,7 +16,6 @@
 #include "catalog/pfm_source.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/tracepoint_source.h"
-#include "base/kernel.h"
 #include "pmapi.h"
 
 namespace pmapi {

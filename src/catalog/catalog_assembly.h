@@ -3,8 +3,8 @@
 // cache (docs/catalog.md has the numbers).
 #pragma once
 
-#include "catalog/catalog_contents.h"
 #include "base/status.h"
+#include "catalog/catalog_contents.h"
 
 namespace pmapi {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "catalog/catalog.h"
 #include "catalog/group_parser.h"
-#include "base/status.h"
 
 namespace pmapi {
 

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "catalog/group_parser.h"
 #include "base/status.h"
+#include "catalog/group_parser.h"
 
 namespace pmapi {
 

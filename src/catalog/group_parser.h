@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/group_formula.h"
 #include "base/status.h"
+#include "catalog/group_formula.h"
 
 namespace pmapi {
 

@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "catalog/embedded_tables.h"
 #include "base/status.h"
+#include "catalog/embedded_tables.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -2,8 +2,8 @@
 // that processor's events from libpfm4's tables, where libpfm4 has them (docs/porting.md).
 #pragma once
 
-#include "catalog/event_lists.h"
 #include "base/status.h"
+#include "catalog/event_lists.h"
 
 namespace pmapi {
 

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "catalog/id_ranges.h"
 #include "base/kernel.h"
+#include "catalog/id_ranges.h"
 #include "pmapi.h"
 
 namespace pmapi {

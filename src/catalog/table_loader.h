@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "catalog/table_parser.h"
 #include "base/status.h"
+#include "catalog/table_parser.h"
 
 namespace pmapi {
 

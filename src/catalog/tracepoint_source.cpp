@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/id_ranges.h"
 #include "base/kernel.h"
+#include "catalog/id_ranges.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "catalog/catalog.h"
 #include "catalog/status_probe.h"
-#include "base/status.h"
 
 namespace pmapi {
 

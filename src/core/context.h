@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
+#include "base/status.h"
 #include "core/counter_group.h"
 #include "core/program.h"
-#include "base/status.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -51,8 +51,9 @@ Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, perf
       // NoHardware, as for any event the kernel cannot count as asked: a tool that counts
       // events one by one (pmcount) then marks this one and counts the others.
       return Status(Pmapi_NoHardware,
-                    what + ": its PMU cannot exclude a privilege level, it counts all of them "
-                           "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
+                    what +
+                        ": its PMU cannot exclude a privilege level, it counts all of them "
+                        "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
     }
   }
   return StatusFromErrno(err, what);

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/program.h"
 #include "base/status.h"
+#include "core/program.h"
 
 namespace pmapi {
 

@@ -6,8 +6,8 @@
 
 #include <utility>
 
-#include "core/fork_counter.h"
 #include "base/kernel.h"
+#include "core/fork_counter.h"
 #include "core/registry.h"
 
 namespace pmapi {

@@ -28,8 +28,8 @@
 #include <set>
 #include <vector>
 
-#include "core/context.h"
 #include "base/status.h"
+#include "core/context.h"
 #include "pmapi.h"
 
 namespace pmapi {

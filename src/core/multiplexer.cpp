@@ -5,9 +5,9 @@
 #include <atomic>
 #include <utility>
 
+#include "base/timebase.h"
 #include "core/context.h"
 #include "core/multiplex_rotator.h"
-#include "base/timebase.h"
 
 namespace pmapi {
 namespace {

@@ -15,9 +15,9 @@
 #include <mutex>
 #include <vector>
 
+#include "base/status.h"
 #include "core/counter_group.h"
 #include "core/program.h"
-#include "base/status.h"
 
 namespace pmapi {
 

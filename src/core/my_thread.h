@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/program.h"
 #include "base/status.h"
+#include "core/program.h"
 
 namespace pmapi {
 

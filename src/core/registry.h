@@ -10,8 +10,8 @@
 #include <memory>
 #include <mutex>
 
-#include "core/context.h"
 #include "base/status.h"
+#include "core/context.h"
 
 namespace pmapi {
 

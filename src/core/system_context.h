@@ -9,10 +9,10 @@
 #include <mutex>
 #include <vector>
 
+#include "base/status.h"
 #include "core/context.h"
 #include "core/enabled_clock.h"
 #include "core/registry.h"
-#include "base/status.h"
 #include "topology/cpu_map.h"
 #include "topology/topology.h"
 
@@ -73,7 +73,7 @@ class SystemContext {
 
   CpuMap cpus_;            // the CPUs of the program (empty for proctree)
   bool numbered_ = false;  // whether cpus_ has hwloc's numbering yet
-  EnabledClock clock_;  // the program's counting time by the wall clock
+  EnabledClock clock_;     // the program's counting time by the wall clock
 };
 
 }  // namespace pmapi

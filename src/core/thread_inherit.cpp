@@ -12,8 +12,8 @@
 #include <memory>
 #include <new>
 
-#include "core/counting_group.h"
 #include "base/last_error.h"
+#include "core/counting_group.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
 

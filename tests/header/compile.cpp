@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include <pmapi.h>
-#include <pmapi.h>  // the include guard must make a second include harmless
+#include <pmapi.h>      // the include guard must make a second include harmless
 #include <pmapi_aix.h>  // the companion header: thread_self()
 
 #include "static_checks.h"

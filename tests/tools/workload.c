@@ -35,8 +35,9 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }
 
 static int usage(void) {
-  fprintf(stderr, "usage: workload getppid N | children K N | threads K N | exit STATUS |"
-                  " signal NAME | wait-signal N | spin MS\n");
+  fprintf(stderr,
+          "usage: workload getppid N | children K N | threads K N | exit STATUS |"
+          " signal NAME | wait-signal N | spin MS\n");
   return 2;
 }
 
@@ -78,7 +79,7 @@ int main(int argc, char **argv) {
     int sig = strcmp(argv[2], "INT") == 0    ? SIGINT
               : strcmp(argv[2], "TERM") == 0 ? SIGTERM
               : strcmp(argv[2], "KILL") == 0 ? SIGKILL
-                                              : SIGSEGV;
+                                             : SIGSEGV;
     signal(sig, SIG_DFL);
     raise(sig);
     return 1;

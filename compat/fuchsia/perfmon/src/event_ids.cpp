@@ -5,9 +5,9 @@
 #include <mutex>
 #include <vector>
 
+#include "base/kernel.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/tracepoint_source.h"
-#include "base/kernel.h"
 
 namespace perfmon {
 namespace {

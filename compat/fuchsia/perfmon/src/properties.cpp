@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "catalog/pfm_bridge.h"
 #include "base/kernel.h"
+#include "catalog/pfm_bridge.h"
 
 namespace perfmon {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <new>
 
-#include "config_check.h"
 #include "base/kernel.h"
+#include "config_check.h"
 #include "event_ids.h"
 
 namespace perfmon {
