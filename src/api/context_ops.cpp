@@ -1,5 +1,7 @@
 #include "api/context_ops.h"
 
+#include <string.h>
+
 #include "api/timebase.h"
 #include "base/last_error.h"
 #include "core/registry.h"
@@ -80,18 +82,41 @@ void DeleteContext(std::unique_ptr<Context> context) {
   if (context && context->group()) context->group()->Depart(std::move(context));
 }
 
+void CopyOut(const CounterValues &values, pm_data_t *data) {
+  if (!values.filled) return;
+  memset(data, 0, sizeof *data);
+  memcpy(data->accu, values.accu, sizeof data->accu);
+}
+
+pm_ginfo_t GroupInfo(const GroupMembership &membership) {
+  pm_ginfo_t info;
+  memset(&info, 0, sizeof info);
+  info.members = membership.members;
+  info.flags.b.process = membership.process_level;
+  info.flags.b.consistent = membership.consistent;
+  return info;
+}
+
 int ReadContext(const Context *context, int group_index, pm_data_t *data, timebasestruct_t *stamp,
                 pm_accu_time_t *times) {
   if (!data) return Report(Pmapi_InvalidArg, "data is NULL");
   CountTimes counted;
-  Status status = context->Read(group_index, data, times ? &counted : nullptr);
+  CounterValues values;
+  Status status = context->Read(group_index, &values, times ? &counted : nullptr);
+  CopyOut(values, data);
   return FinishRead(status, counted, stamp, times);
 }
 
 int ReadGroup(CountingGroup *group, pm_data_t *data, timebasestruct_t *stamp,
               pm_accu_time_t *times) {
   CountTimes counted;
-  Status status = group->Read(data, times ? &counted : nullptr);
+  CounterValues values;
+  GroupMembership membership;
+  Status status = group->Read(data ? &values : nullptr, &membership, times ? &counted : nullptr);
+  if (values.filled) {
+    CopyOut(values, data);
+    data->ginfo = GroupInfo(membership);
+  }
   return FinishRead(status, counted, stamp, times);
 }
 

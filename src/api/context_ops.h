@@ -24,6 +24,12 @@ int ReadContext(const Context *context, int group_index, pm_data_t *data, timeba
 int ReadGroup(CountingGroup *group, pm_data_t *data, timebasestruct_t *stamp,
               pm_accu_time_t *times);
 
+// The API edge of every read: the core's counts into the client's pm_data_t, zeroed first, and
+// only when the read got as far as counting (a failed read leaves the client's struct alone).
+void CopyOut(const CounterValues &values, pm_data_t *data);
+// A counting group's membership as pm_data_t's ginfo reports it.
+pm_ginfo_t GroupInfo(const GroupMembership &membership);
+
 // Deletes a context its owner took out of the registry; a counting-group
 // member leaves its group instead (its data is subtracted, §1.5).
 void DeleteContext(std::unique_ptr<Context> context);

@@ -195,11 +195,12 @@ int ReadGroupMx(CountingGroup *group, pm_data_mx_t *data, timebasestruct_t *stam
   if (!data) return Report(Pmapi_InvalidArg, "data is NULL");
   if (!group->program().multiplex()) return NotMultiplexed();
   // ginfo as the plain group read computes it (members from the sets' fork counters).
-  pm_data_t plain;
-  Status status = group->Read(&plain, nullptr);
+  CounterValues plain;
+  GroupMembership membership;
+  Status status = group->Read(&plain, &membership, nullptr);
   if (!status.ok() && status.code() != Pmapi_Multiplexed) return Report(status);
   memset(data, 0, sizeof *data);
-  data->ginfo = plain.ginfo;
+  data->ginfo = GroupInfo(membership);
   int rc = 0;
   {
     std::lock_guard<std::mutex> lock(group->mutex());

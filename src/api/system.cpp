@@ -51,11 +51,17 @@ int Finish(const SystemRead &result, timebasestruct_t *stamp, pm_accu_time_t *ti
 
 int ReadCpu(int cpu, CpuNumbering numbering, pm_data_t *data, timebasestruct_t *stamp,
             pm_accu_time_t *times) {
-  return Finish(System().ReadCpu(cpu, numbering, data), stamp, times);
+  CounterValues values;
+  const SystemRead result = System().ReadCpu(cpu, numbering, data ? &values : nullptr);
+  if (data) CopyOut(values, data);
+  return Finish(result, stamp, times);
 }
 
 int ReadAll(pm_data_t *data, timebasestruct_t *stamp, pm_accu_time_t *times) {
-  return Finish(System().ReadAll(data), stamp, times);
+  CounterValues values;
+  const SystemRead result = System().ReadAll(data ? &values : nullptr);
+  if (data) CopyOut(values, data);
+  return Finish(result, stamp, times);
 }
 
 // pm_start and pm_stop are pm_tstart and pm_tstop without a time stamp.

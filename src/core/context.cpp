@@ -148,7 +148,7 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
   return Status::Ok();
 }
 
-Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const {
+Status Context::Read(int group_index, CounterValues *values, CountTimes *times) const {
   if (multiplexer_) {
     return Status(Pmapi_InvalidArg,
                   "the program was set with an _mx or _mm call: read it with pm_get_data*_mx");
@@ -157,11 +157,12 @@ Status Context::Read(int group_index, pm_data_t *data, CountTimes *times) const 
   bool multiplexed = false;
   Status status = ReadTotals(group_index, &totals, &multiplexed);
   if (!status.ok()) return status;
-  memset(data, 0, sizeof *data);
+  memset(values->accu, 0, sizeof values->accu);
+  values->filled = true;
   const std::vector<ProgrammedEvent> &events = program_.events();
   for (size_t i = 0; i < events.size(); ++i) {
     if (events[i].counter == kLibraryCounter) continue;
-    data->accu[events[i].counter] = static_cast<long long>(totals.values[i]);
+    values->accu[events[i].counter] = static_cast<long long>(totals.values[i]);
   }
   const CountTimes counted{totals.time_enabled, totals.time_running};
   if (times) *times = counted;

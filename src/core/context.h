@@ -20,6 +20,14 @@ struct CountTimes {
   uint64_t running = 0;  // ns they actually counted
 };
 
+// One read's counts by counter: the layout of pm_data_t's accu, which the API edge copies
+// them into. `filled` says the read got as far as writing them (a multiplexed read does; a
+// failed one does not, and the client's struct is then left alone).
+struct CounterValues {
+  long long accu[MAX_COUNTERS];
+  bool filled = false;
+};
+
 class CountingGroup;
 class Multiplexer;
 
@@ -41,10 +49,10 @@ class Context {
   // `moved`, if given, receives what the baselines moved by.
   Status Reset(GroupReading *moved = nullptr);
 
-  // Sums every group (group_index -1) or reads one group into `data`
-  // (accu indexed by counter). `times` may be null. When the kernel did not
-  // count all the time the data is still filled and Pmapi_Multiplexed says so.
-  Status Read(int group_index, pm_data_t *data, CountTimes *times) const;
+  // Sums every group (group_index -1) or reads one group into `values`
+  // (indexed by counter). `times` may be null. When the kernel did not
+  // count all the time the values are still filled and Pmapi_Multiplexed says so.
+  Status Read(int group_index, CounterValues *values, CountTimes *times) const;
   // The same counts in program order, since the baselines, every event
   // included; `multiplexed` tells whether the kernel counted only part of the time.
   Status ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const;

@@ -124,8 +124,8 @@ int CountingGroup::MembersLocked(const GroupReading &roots) const {
   return initial_members_ + static_cast<int>(forks_before_reset_ + roots.values[fork_counter_]);
 }
 
-Status CountingGroup::Read(pm_data_t *data, CountTimes *times) {
-  if (!data) return Status(Pmapi_InvalidArg, "data is NULL");
+Status CountingGroup::Read(CounterValues *values, GroupMembership *membership, CountTimes *times) {
+  if (!values) return Status(Pmapi_InvalidArg, "data is NULL");
   std::lock_guard<std::mutex> lock(mutex_);
   if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
   GroupReading totals;
@@ -142,17 +142,20 @@ Status CountingGroup::Read(pm_data_t *data, CountTimes *times) {
       AddToSubtracted(since, departed->program().events().size(), subtract);
     }
   }
-  memset(data, 0, sizeof *data);
+  memset(values->accu, 0, sizeof values->accu);
+  values->filled = true;
   for (size_t i = 0; i < events.size(); ++i) {
     if (events[i].counter == kLibraryCounter) continue;
     // Subtractions can exceed the totals only after a group reset made the
     // data inconsistent; AIX's accumulators would wrap, ours stop at zero.
     const uint64_t value = totals.values[i] > subtract[i] ? totals.values[i] - subtract[i] : 0;
-    data->accu[events[i].counter] = static_cast<long long>(value);
+    values->accu[events[i].counter] = static_cast<long long>(value);
   }
-  data->ginfo.members = MembersLocked(totals);
-  data->ginfo.flags.b.process = program_.process_level();
-  data->ginfo.flags.b.consistent = consistent_;
+  if (membership) {
+    membership->members = MembersLocked(totals);
+    membership->process_level = program_.process_level();
+    membership->consistent = consistent_;
+  }
   const CountTimes counted{totals.time_enabled, totals.time_running};
   if (times) *times = counted;
   return multiplexed ? MultiplexedStatus(counted) : Status::Ok();

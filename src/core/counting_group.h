@@ -34,6 +34,13 @@
 
 namespace pmapi {
 
+// What a group read reports beside the counts (pm_data_t's ginfo at the API edge).
+struct GroupMembership {
+  int members = 0;
+  bool process_level = false;
+  bool consistent = true;
+};
+
 class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
  public:
   // Opens the group's counters on `roots` (inherit is forced on unless the
@@ -59,7 +66,9 @@ class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
   Status Stop(Context *caller);
   // Resets the caller's and the group's data.
   Status Reset(Context *caller);
-  Status Read(pm_data_t *data, CountTimes *times);
+  // The group's counts into `values` and what pm_data_t's ginfo reports into `membership`
+  // (either may be null only where said: `values` never).
+  Status Read(CounterValues *values, GroupMembership *membership, CountTimes *times);
   // Closes the group's counters and stops every member; members' own
   // contexts are dropped by their threads (see revoked()).
   void Delete();

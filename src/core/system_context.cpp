@@ -124,21 +124,21 @@ Status SystemContext::Reset() {
   return status;
 }
 
-SystemRead SystemContext::ReadAll(pm_data_t *data) {
+SystemRead SystemContext::ReadAll(CounterValues *values) {
   std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
   SystemRead result;
   if (!Current()) {
     result.status = NoProgram();
-  } else if (!data) {
+  } else if (!values) {
     result.status = Status(Pmapi_InvalidArg, "data is NULL");
   } else {
-    result.status = Current()->Read(-1, data, &result.times);
+    result.status = Current()->Read(-1, values, &result.times);
     result.read = true;
   }
   return result;
 }
 
-SystemRead SystemContext::ReadCpu(int cpu, CpuNumbering numbering, pm_data_t *data) {
+SystemRead SystemContext::ReadCpu(int cpu, CpuNumbering numbering, CounterValues *values) {
   std::lock_guard<std::mutex> lock(Registry::Get().system_calls());
   SystemRead result;
   if (!Current()) {
@@ -148,13 +148,13 @@ SystemRead SystemContext::ReadCpu(int cpu, CpuNumbering numbering, pm_data_t *da
   int group = 0;
   result.status = GroupForCpu(cpu, numbering, &group);
   if (!result.status.ok()) return result;
-  if (!data) {
+  if (!values) {
     result.status = Status(Pmapi_InvalidArg, "data is NULL");
     return result;
   }
   // Taken before the read, so that a CPU that counts all along never looks behind.
   const uint64_t expected = clock_.At(MonotonicNanos());
-  result.status = Current()->Read(group, data, &result.times);
+  result.status = Current()->Read(group, values, &result.times);
   result.read = true;
   if (!result.status.ok() && result.status.code() != Pmapi_Multiplexed) return result;
   if (LagsBehind(result.times.enabled, expected)) {

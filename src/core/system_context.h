@@ -42,10 +42,11 @@ class SystemContext {
   Status Stop();
   Status Reset();
 
-  // Sums every group into `data`.
-  SystemRead ReadAll(pm_data_t *data);
+  // Sums every group into `values` (null: the client's data was NULL, an error after the
+  // program's own).
+  SystemRead ReadAll(CounterValues *values);
   // One CPU's counts; Pmapi_CpuNotCounted when the kernel stopped counting it since set.
-  SystemRead ReadCpu(int cpu, CpuNumbering numbering, pm_data_t *data);
+  SystemRead ReadCpu(int cpu, CpuNumbering numbering, CounterValues *values);
 
   // Runs body(Context *) under the lock, with null when no program is set: for the calls that
   // only translate the context (get_program, the _mx reads).
