@@ -154,4 +154,43 @@ TEST_F(MyThread, SoftwareEventsFollowTheModeBits) {
   EXPECT_EQ(kernel_calls, 100);
 }
 
+// A read is no cancellation point: with a cancel pending, pm_get_data_mythread reads and
+// returns (glibc's read(2) would act on the cancel inside the library, and the forced unwind
+// would end the process at the C boundary). The cancel then takes effect where the caller
+// tests for it.
+struct PendingCancelRead {
+  int getppid = COUNT_NOTHING;
+  int rc = -1;
+  long long count = -1;
+};
+
+void *ReadWithCancelPending(void *arg) {
+  auto *read = static_cast<PendingCancelRead *>(arg);
+  pm_prog_t prog = MakeProgram({read->getppid}, PM_USER | PM_KERNEL | PM_COUNT);
+  if (pm_set_program_mythread(&prog) != 0) return nullptr;
+  CallGetppid(321);
+  pthread_cancel(pthread_self());
+  pm_data_t data;
+  read->rc = pm_get_data_mythread(&data);
+  read->count = data.accu[0];
+  // Deleting closes descriptors, and close(2) is a cancellation point.
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, nullptr);
+  pm_delete_program_mythread();
+  pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, nullptr);
+  pthread_testcancel();
+  return nullptr;
+}
+
+TEST_F(MyThread, AReadWithACancelPendingReadsAndReturns) {
+  PendingCancelRead read;
+  read.getppid = getppid_;
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(&thread, nullptr, ReadWithCancelPending, &read), 0);
+  void *result = nullptr;
+  ASSERT_EQ(pthread_join(thread, &result), 0);
+  EXPECT_EQ(result, PTHREAD_CANCELED) << "the cancel took effect at pthread_testcancel";
+  EXPECT_EQ(read.rc, 0) << pm_strerror("read", read.rc);
+  EXPECT_EQ(read.count, 321);
+}
+
 }  // namespace

@@ -36,6 +36,11 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
     context->groups_.push_back(std::move(group));
   }
   context->baselines_.resize(context->groups_.size());
+  // The library's own events come last (Program::WithLibraryEvent): the client's are a prefix.
+  for (const ProgrammedEvent &event : context->program_.events()) {
+    if (event.counter == kLibraryCounter) break;
+    context->counter_of_[context->client_events_++] = static_cast<uint8_t>(event.counter);
+  }
   if (start) {
     Status status = context->Start();
     if (!status.ok()) return status;
@@ -125,7 +130,6 @@ Status Context::Reset(GroupReading *moved) {
 }
 
 Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const {
-  *totals = GroupReading();
   *multiplexed = false;
   // Only the library's own events have one meaning across the sets (summed); the client's
   // are read set by set (Multiplexer::ReadSet).
@@ -133,8 +137,20 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
   const size_t n = program_.events().size();
   const int first = group_index < 0 ? 0 : group_index;
   const int last = group_index < 0 ? group_count() : group_index + 1;
+  if (last - first == 1) {
+    // One group (a counting group's roots, usually): read in place, baseline off in place.
+    Status status = groups_[first].Read(totals);
+    if (!status.ok()) return status;
+    const GroupReading &base = baselines_[first];
+    for (size_t i = 0; i < n; ++i) totals->values[i] -= base.values[i];
+    totals->time_enabled -= base.time_enabled;
+    totals->time_running -= base.time_running;
+    *multiplexed = totals->time_running < totals->time_enabled;
+    return Status::Ok();
+  }
+  *totals = GroupReading();
   for (int g = first; g < last; ++g) {
-    GroupReading now;
+    GroupReading now(GroupReading::kToBeFilled);
     Status status = groups_[g].Read(&now);
     if (!status.ok()) return status;
     const GroupReading &base = baselines_[g];
@@ -148,23 +164,34 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
   return Status::Ok();
 }
 
+// The read every pm_get_data* call makes, so it takes one pass: each group's counts, less its
+// baseline, go straight to their counters (ReadTotals' program-order totals would be a second
+// buffer and a second pass).
 Status Context::Read(int group_index, CounterValues *values, CountTimes *times) const {
   if (multiplexer_) {
     return Status(Pmapi_InvalidArg,
                   "the program was set with an _mx or _mm call: read it with pm_get_data*_mx");
   }
-  GroupReading totals;
-  bool multiplexed = false;
-  Status status = ReadTotals(group_index, &totals, &multiplexed);
-  if (!status.ok()) return status;
+  const size_t first = group_index < 0 ? 0 : static_cast<size_t>(group_index);
+  const size_t last = group_index < 0 ? groups_.size() : first + 1;
   memset(values->accu, 0, sizeof values->accu);
-  values->filled = true;
-  const std::vector<ProgrammedEvent> &events = program_.events();
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i].counter == kLibraryCounter) continue;
-    values->accu[events[i].counter] = static_cast<long long>(totals.values[i]);
+  CountTimes counted{0, 0};
+  bool multiplexed = false;
+  for (size_t g = first; g < last; ++g) {
+    GroupReading now(GroupReading::kToBeFilled);
+    Status status = groups_[g].Read(&now);
+    if (!status.ok()) return status;
+    const GroupReading &base = baselines_[g];
+    for (size_t i = 0; i < client_events_; ++i) {
+      values->accu[counter_of_[i]] += static_cast<long long>(now.values[i] - base.values[i]);
+    }
+    const uint64_t enabled = now.time_enabled - base.time_enabled;
+    const uint64_t running = now.time_running - base.time_running;
+    counted.enabled += enabled;
+    counted.running += running;
+    multiplexed |= running < enabled;
   }
-  const CountTimes counted{totals.time_enabled, totals.time_running};
+  values->filled = true;
   if (times) *times = counted;
   return multiplexed ? MultiplexedStatus(counted) : Status::Ok();
 }

@@ -73,6 +73,10 @@ class Context {
 
   bool counting() const { return counting_; }
   const Program &program() const { return program_; }
+  // The client's events are the program's first client_events(); counter_of()[i] is event i's
+  // pm_data_t.accu index.
+  size_t client_events() const { return client_events_; }
+  const uint8_t *counter_of() const { return counter_of_; }
   int group_count() const;
   // What each group counts, in group order.
   const std::vector<GroupTarget> &targets() const { return targets_; }
@@ -88,6 +92,11 @@ class Context {
   std::vector<GroupTarget> targets_;
   std::vector<CounterGroup> groups_;
   std::vector<GroupReading> baselines_;
+  // counter_of_[i]: the pm_data_t.accu index of the program's event i, for the client's events
+  // (the first client_events_ of the program); kept apart from the events so a read stays in
+  // one cache line.
+  uint8_t counter_of_[MAX_COUNTERS] = {};
+  size_t client_events_ = 0;
   bool counting_ = false;
   bool gate_open_ = true;
   std::shared_ptr<CountingGroup> group_;

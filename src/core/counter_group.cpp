@@ -25,14 +25,6 @@ constexpr uint64_t kReadFormat =
 // under ThreadSanitizer with the suite beside it half a second once fell short.
 constexpr uint64_t kEchildRetryNanos = 2'000'000'000;
 
-// The layout PERF_FORMAT_GROUP with both times produces.
-struct GroupReadBuffer {
-  uint64_t nr;
-  uint64_t time_enabled;
-  uint64_t time_running;
-  uint64_t values[kMaxGroupEvents];
-};
-
 // Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
 // privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
 // the same event opens with nothing excluded.
@@ -176,6 +168,7 @@ bool CounterGroup::ReadPages(GroupReading *reading) const {
       counted.time_running = page.time_running;
     }
   }
+  counted.nr = pages_.size();
   *reading = counted;
   return true;
 }
@@ -203,8 +196,8 @@ Status CounterGroup::Read(GroupReading *reading) const {
     }
     ++page_fallbacks_;
   }
-  GroupReadBuffer buffer;
-  ssize_t n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+  // Straight into the caller's reading, which a failure leaves undefined.
+  ssize_t n = CurrentKernel().Read(fds_[0], reading, read_size_);
   // An inherited group read while one of its threads exits: the kernel tears
   // the thread's copy of the group down one event at a time and refuses to
   // sum groups of different shapes meanwhile (ECHILD). It is over in
@@ -213,15 +206,10 @@ Status CounterGroup::Read(GroupReading *reading) const {
     const uint64_t give_up = MonotonicNanos() + kEchildRetryNanos;
     while (n == -ECHILD && MonotonicNanos() < give_up) {
       sched_yield();
-      n = CurrentKernel().Read(fds_[0], &buffer, read_size_);
+      n = CurrentKernel().Read(fds_[0], reading, read_size_);
     }
   }
-  if (n == static_cast<ssize_t>(read_size_) && buffer.nr == fds_.size()) {
-    for (size_t i = 0; i < fds_.size(); ++i) reading->values[i] = buffer.values[i];
-    reading->time_enabled = buffer.time_enabled;
-    reading->time_running = buffer.time_running;
-    return Status::Ok();
-  }
+  if (n == static_cast<ssize_t>(read_size_) && reading->nr == fds_.size()) return Status::Ok();
   if (n < 0)
     return StatusFromErrno(static_cast<int>(-n),
                            {"cannot read the counters on ", description_.c_str()});

@@ -21,10 +21,18 @@ namespace pmapi {
 // group's new members (see counting_group.h).
 constexpr int kMaxGroupEvents = MAX_COUNTERS + 1;
 
+// Laid out as a PERF_FORMAT_GROUP read with both times returns it, so that the read(2) fills
+// it in place.
 struct GroupReading {
-  uint64_t values[kMaxGroupEvents] = {};  // in group order (= Program::events order)
-  uint64_t time_enabled = 0;              // ns
-  uint64_t time_running = 0;              // ns
+  // Zeroed, unless made to be filled at once by a read: a hot read skips the twelve stores.
+  GroupReading() : nr(0), time_enabled(0), time_running(0), values{} {}
+  enum ToBeFilled { kToBeFilled };
+  explicit GroupReading(ToBeFilled) {}
+
+  uint64_t nr;                       // events read
+  uint64_t time_enabled;             // ns
+  uint64_t time_running;             // ns
+  uint64_t values[kMaxGroupEvents];  // in group order (= Program::events order)
 };
 
 struct GroupTarget {

@@ -128,11 +128,10 @@ Status CountingGroup::Read(CounterValues *values, GroupMembership *membership, C
   if (!values) return Status(Pmapi_InvalidArg, "data is NULL");
   std::lock_guard<std::mutex> lock(mutex_);
   if (revoked_) return Status(Pmapi_NoSetProg, "the counting group was deleted");
-  GroupReading totals;
+  GroupReading totals(GroupReading::kToBeFilled);
   bool multiplexed = false;
   Status status = roots_->ReadTotals(-1, &totals, &multiplexed);
   if (!status.ok()) return status;
-  const std::vector<ProgrammedEvent> &events = roots_->program().events();
   uint64_t subtract[MAX_COUNTERS];
   memcpy(subtract, subtracted_, sizeof subtract);
   for (const auto &departed : departed_) {
@@ -144,12 +143,12 @@ Status CountingGroup::Read(CounterValues *values, GroupMembership *membership, C
   }
   memset(values->accu, 0, sizeof values->accu);
   values->filled = true;
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i].counter == kLibraryCounter) continue;
+  const uint8_t *counter_of = roots_->counter_of();
+  for (size_t i = 0; i < roots_->client_events(); ++i) {
     // Subtractions can exceed the totals only after a group reset made the
     // data inconsistent; AIX's accumulators would wrap, ours stop at zero.
     const uint64_t value = totals.values[i] > subtract[i] ? totals.values[i] - subtract[i] : 0;
-    values->accu[events[i].counter] = static_cast<long long>(value);
+    values->accu[counter_of[i]] = static_cast<long long>(value);
   }
   if (membership) {
     membership->members = MembersLocked(totals);
