@@ -427,8 +427,8 @@ TEST_F(CatalogCache, SpecialFilesAtThePathDoNotHangOrBreakTheCatalog) {
 class CachePath : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char *name : {"XDG_RUNTIME_DIR", pmapi::kNoCacheVariable, pmapi::kEventsDirVariable,
-                             "LIBPFM_FORCE_PMU"}) {
+    for (const char *name : {"XDG_RUNTIME_DIR", "TMPDIR", pmapi::kNoCacheVariable,
+                             pmapi::kEventsDirVariable, "LIBPFM_FORCE_PMU"}) {
       const char *value = getenv(name);
       saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
       unsetenv(name);
@@ -447,12 +447,28 @@ class CachePath : public ::testing::Test {
   const std::string file_ = "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 };
 
-TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakes) {
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
+TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakesElseAPrivateOne) {
+  char pattern[] = "/tmp/pmapi-cache-path-test-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string temp = pattern;
+  setenv("TMPDIR", temp.c_str(), 1);
+  // Without XDG_RUNTIME_DIR: the login manager's directory where it exists, else the library's
+  // own under $TMPDIR (cache_directory.h; catalog_cache_directory_test.cpp has every case).
+  const std::string login = "/run/user/" + std::to_string(geteuid());
+  struct stat info;
+  const bool login_exists = stat(login.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+  const std::string fallback =
+      login_exists ? login : temp + "/libpmapi-" + std::to_string(geteuid());
+  bool boot_in_key = login_exists;
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), fallback + file_);
+  EXPECT_EQ(boot_in_key, !login_exists);
   setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), "/run/user/4321" + file_);
+  EXPECT_FALSE(boot_in_key) << "a runtime directory is emptied at boot";
   setenv("XDG_RUNTIME_DIR", "relative/ignored", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), fallback + file_);
+  std::string command = "rm -rf '" + temp + "'";
+  ASSERT_EQ(system(command.c_str()), 0);
 }
 
 TEST_F(CachePath, NoCacheWhenSwitchedOffOrWhenTheEnvironmentShapesTheCatalog) {

@@ -38,11 +38,11 @@ std::unique_ptr<Catalog> Catalog::Build() {
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
-std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path) {
+std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, bool boot_in_key) {
   if (cache_path.empty()) return Build();
   // The key is read before the sources: should perf_event_paranoid change while they are read,
   // the stored catalog is filed under the older value, which no later process computes.
-  const std::string key = CatalogCacheKey();
+  const std::string key = CatalogCacheKey(boot_in_key);
   if (key.empty()) return Build();
   CatalogContents contents;
   if (LoadCatalogCache(cache_path, key, &contents)) {
@@ -56,8 +56,10 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path) {
 
 const Catalog &Catalog::Get() {
   static const Catalog *catalog = [] {
-    bool real_kernel = &CurrentKernel() == &RealKernel();
-    return BuildCached(real_kernel ? DefaultCatalogCachePath() : "").release();
+    if (&CurrentKernel() != &RealKernel()) return Build().release();
+    bool boot_in_key = false;
+    const std::string path = DefaultCatalogCachePath(&boot_in_key);
+    return BuildCached(path, boot_in_key).release();
   }();  // lives until exit: lists point into it
   return *catalog;
 }

@@ -69,7 +69,9 @@ class Catalog {
   // The catalog the cache file `cache_path` holds (catalog_cache.h) when its key matches;
   // otherwise Build() and store the result there. "" means no cache: Build(). Never fails for
   // the cache's sake: an unreadable, corrupt or unwritable file only costs the time of Build().
-  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_path);
+  // `boot_in_key`: the file's key names the boot too (a directory a reboot may not empty).
+  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_path,
+                                              bool boot_in_key = false);
   ~Catalog();
   Catalog(const Catalog &) = delete;
   Catalog &operator=(const Catalog &) = delete;

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "base/kernel.h"
+#include "catalog/cache_directory.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/table_loader.h"
 
@@ -22,6 +23,9 @@ namespace {
 
 // Far above any real catalog (~350 KB for ~2500 events): a larger file is not even checksummed.
 constexpr size_t kLargestFile = 64u << 20;
+
+// A new random id each boot.
+constexpr const char *kBootIdFile = "/proc/sys/kernel/random/boot_id";
 
 bool SwitchedOff() {
   const char *off = getenv(kNoCacheVariable);
@@ -175,23 +179,30 @@ bool GetPayload(Reader *reader, CatalogContents *contents) {
 
 }  // namespace
 
-std::string DefaultCatalogCachePath() {
+std::string DefaultCatalogCachePath(bool *boot_in_key) {
+  if (boot_in_key) *boot_in_key = false;
   // AT_SECURE: a setuid/setgid program, or one that gained capabilities at exec.
   if (SwitchedOff() || getauxval(AT_SECURE) || EnvironmentShapesTheCatalog()) return "";
-  const std::string euid = std::to_string(geteuid());
-  const char *runtime = getenv("XDG_RUNTIME_DIR");
-  // The XDG base-directory rules: a relative path is to be ignored.
-  const std::string dir = runtime && runtime[0] == '/' ? runtime : "/run/user/" + euid;
-  return dir + "/libpmapi-catalog-" + euid + ".bin";
+  const std::string dir = ChooseCacheDirectory(CurrentCacheDirectoryInputs(), boot_in_key);
+  if (dir.empty()) return "";
+  return dir + "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 }
 
-std::string CatalogCacheKey() {
+std::string CatalogCacheKey(bool boot) {
   // Statuses depend on the kernel's perf_event_paranoid, which root may change within a boot.
   char paranoid[16];
   ReadPerfEventParanoid(paranoid, sizeof paranoid);
   if (strcmp(paranoid, "unknown") == 0) return "";
-  return std::string("build=") + kCatalogBuildConstant + "\nlibpfm=" + PfmLibraryIdentity() +
-         "\nparanoid=" + std::string(paranoid) + "\n";
+  std::string key = std::string("build=") + kCatalogBuildConstant +
+                    "\nlibpfm=" + PfmLibraryIdentity() + "\nparanoid=" + std::string(paranoid) +
+                    "\n";
+  if (boot) {
+    std::string boot_id;
+    if (CurrentKernel().ReadFile(kBootIdFile, &boot_id) < 0 || boot_id.empty()) return "";
+    if (boot_id.back() != '\n') boot_id += '\n';
+    key += "boot=" + boot_id;
+  }
+  return key;
 }
 
 bool LoadCatalogCache(const std::string &path, const std::string &key, CatalogContents *contents) {
