@@ -8,19 +8,38 @@
 // machine stretches the wall time).
 //
 // pm_initialize is measured twice: as every process but the first of a boot
-// meets it, with the per-boot catalog cache filled (docs/catalog.md; one
-// untimed child fills it first), and with PMAPI_NO_CACHE=1, building the
-// catalog from its sources as the first process of a boot does.
+// meets it, with the catalog cache filled (docs/catalog.md; one untimed child
+// fills it first), and with PMAPI_NO_CACHE=1, building the catalog from its
+// sources as the first process of a boot does. The cache-filled children run
+// with XDG_RUNTIME_DIR set to a private directory this benchmark makes, so
+// that the case means the same on every machine (with or without a login
+// session), and the benchmark fails rather than measure the no-cache path
+// should the file not be there.
 #include <benchmark/benchmark.h>
 #include <papi.h>
 #include <pmapi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <string>
+
 namespace {
+
+// The cache-filled children's XDG_RUNTIME_DIR; made in main, removed on exit.
+std::string g_cache_dir;
+
+std::string CacheFile() {
+  return g_cache_dir + "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
+}
+
+bool CacheFilled() {
+  struct stat info;
+  return stat(CacheFile().c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
+}
 
 double Seconds(clockid_t clock) {
   timespec now;
@@ -52,6 +71,10 @@ Times RunChild(const char *library) {
     dup2(fds[1], 3);
     setenv("PMAPI_BENCH_COLD", library, 1);
     if (strcmp(library, "pmapi-no-cache") == 0) setenv("PMAPI_NO_CACHE", "1", 1);
+    if (strcmp(library, "pmapi") == 0) {
+      setenv("XDG_RUNTIME_DIR", g_cache_dir.c_str(), 1);
+      unsetenv("PMAPI_NO_CACHE");
+    }
     execl("/proc/self/exe", "pmapi_bench", static_cast<char *>(nullptr));
     _exit(127);
   }
@@ -73,9 +96,23 @@ void MeasureInFreshProcess(benchmark::State &state, const char *library) {
   state.counters["cpu_ms"] = cpu * 1e3 / static_cast<double>(state.iterations());
 }
 
+// An untimed child, which fills the cache should it be empty; false (and the benchmark skipped)
+// when it failed or left no cache file.
+bool FillCache(benchmark::State &state) {
+  if (RunChild("pmapi").wall < 0) {
+    state.SkipWithError("initialization failed");
+    return false;
+  }
+  if (!CacheFilled()) {
+    state.SkipWithError(
+        "no cache file after the first child: this would measure the no-cache path");
+    return false;
+  }
+  return true;
+}
+
 void BM_ColdInit_Pmapi(benchmark::State &state) {
-  // An untimed child first, which fills the cache should it be empty.
-  if (RunChild("pmapi").wall < 0) return state.SkipWithError("initialization failed");
+  if (!FillCache(state)) return;
   MeasureInFreshProcess(state, "pmapi");
 }
 BENCHMARK(BM_ColdInit_Pmapi)->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -93,7 +130,7 @@ BENCHMARK(BM_ColdInit_Papi)->UseManualTime()->Unit(benchmark::kMillisecond);
 // is pm_initialize's (cache filled); papi_ms is PAPI_library_init's in the same iterations and
 // x_papi the ratio of the two sums.
 void BM_ColdInit_Interleaved(benchmark::State &state) {
-  if (RunChild("pmapi").wall < 0) return state.SkipWithError("initialization failed");
+  if (!FillCache(state)) return;
   double pmapi = 0, papi = 0;
   for (auto _ : state) {
     Times ours = RunChild("pmapi");
@@ -127,7 +164,15 @@ int main(int argc, char **argv) {
   if (const char *library = getenv("PMAPI_BENCH_COLD")) return RunColdChild(library);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  char pattern[] = "/tmp/pmapi-bench-cache-XXXXXX";
+  if (!mkdtemp(pattern)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  g_cache_dir = pattern;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  unlink(CacheFile().c_str());
+  rmdir(g_cache_dir.c_str());
   return 0;
 }
