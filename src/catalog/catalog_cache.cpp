@@ -42,8 +42,10 @@ bool EnvironmentShapesTheCatalog() {
   return false;
 }
 
-// The hash: eight bytes per step with one multiply, ~30 us for a 300 KB file here, where a
-// byte-at-a-time hash (FNV) would cost ~150 us of a budget of about a millisecond.
+// The hash: eight bytes per step with one multiply, in four independent lanes (32 bytes a
+// round) so that the processor overlaps their multiplies: ~20 us for a 340 KB file here, where
+// one lane, each step waiting for the last, cost ~70 us, and a byte-at-a-time hash (FNV) would
+// cost several times that, of a budget of well under a millisecond.
 constexpr uint64_t kMultiplier = 0x9e3779b97f4a7c15ULL;
 
 uint64_t Step(uint64_t hash, uint64_t word) {
@@ -55,7 +57,7 @@ uint64_t Step(uint64_t hash, uint64_t word) {
 constexpr char kMagic[8] = {'P', 'M', 'A', 'P', 'I', 'C', 'A', 'T'};
 // The cache's one format version: bumped whenever the layout or the meaning of a stored field
 // changes.
-constexpr uint32_t kLayoutVersion = 2;
+constexpr uint32_t kLayoutVersion = 3;
 // The fewest payload bytes one event takes (id, source, status, known flag, four empty
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;
@@ -170,9 +172,10 @@ bool GetPayload(Reader *reader, CatalogContents *contents) {
   if (!reader->Get(&event_count) || event_count > reader->remaining() / kSmallestEvent) {
     return false;
   }
-  contents->events.resize(event_count);
-  for (CatalogEvent &event : contents->events) {
-    if (!GetEvent(reader, &event)) return false;
+  // Each event is read into its place: no default-constructed event is assigned over.
+  contents->events.reserve(event_count);
+  for (uint32_t i = 0; i < event_count; ++i) {
+    if (!GetEvent(reader, &contents->events.emplace_back())) return false;
   }
   return reader->remaining() == 0 && ContentsConsistent(*contents);
 }
@@ -226,7 +229,14 @@ void StoreCatalogCache(const std::string &path, const std::string &key,
 
 uint64_t Hash64(std::string_view bytes, uint64_t seed) {
   uint64_t hash = seed ^ (bytes.size() * kMultiplier);
+  uint64_t lanes[4] = {hash, hash + 1, hash + 2, hash + 3};
   size_t i = 0;
+  for (; i + 32 <= bytes.size(); i += 32) {
+    uint64_t words[4];
+    memcpy(words, bytes.data() + i, 32);
+    for (int lane = 0; lane < 4; ++lane) lanes[lane] = Step(lanes[lane], words[lane]);
+  }
+  for (uint64_t lane : lanes) hash = Step(hash, lane);
   for (; i + 8 <= bytes.size(); i += 8) {
     uint64_t word;
     memcpy(&word, bytes.data() + i, 8);
