@@ -11,6 +11,7 @@
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/group_loader.h"
 #include "catalog/id_order.h"
 #include "catalog/name_index.h"
 #include "catalog/pfm_source.h"
@@ -50,7 +51,16 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
   }
   Status status = AssembleCatalog(&contents);
   // A catalog with a table error is not stored: pm_initialize reports that error every time.
-  if (status.ok()) StoreCatalogCache(cache_path, key, contents);
+  if (status.ok()) {
+    // The compiled-in groups go into the file too (~0.1 ms to parse, once per boot here), so
+    // that later processes asking for groups restore them instead. Not a site's: those are
+    // read afresh, like site event tables.
+    if (!RuntimeGroupTablesNamed()) {
+      contents.has_groups = LoadGroupTables(&contents.groups).ok();
+      if (!contents.has_groups) contents.groups.clear();
+    }
+    StoreCatalogCache(cache_path, key, contents);
+  }
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
@@ -83,6 +93,10 @@ Catalog::~Catalog() { delete index_; }
 const std::vector<CatalogEvent> &Catalog::events() const { return index_->contents.events; }
 
 const std::string &Catalog::proc_name() const { return index_->contents.proc_name; }
+
+const std::vector<GroupRecord> *Catalog::stored_groups() const {
+  return index_->contents.has_groups ? &index_->contents.groups : nullptr;
+}
 
 std::vector<const CatalogEvent *> Catalog::InIdOrder() const {
   const std::vector<CatalogEvent> &events = index_->contents.events;

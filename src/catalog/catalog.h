@@ -55,6 +55,7 @@ struct CatalogEvent {
 };
 
 struct CatalogContents;
+struct GroupRecord;
 
 class Catalog {
  public:
@@ -109,6 +110,9 @@ class Catalog {
 
   // Whether this catalog was restored from the on-disk cache rather than built from sources.
   bool from_cache() const { return from_cache_; }
+  // The compiled-in groups, parsed, when the cache file held them (or this catalog stored them
+  // there); nullptr otherwise. GroupCatalog::Build uses them instead of parsing the tables.
+  const std::vector<GroupRecord> *stored_groups() const;
 
  private:
   Catalog(CatalogContents contents, Status load_status, bool from_cache);

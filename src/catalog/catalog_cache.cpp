@@ -11,8 +11,12 @@
 
 #include <string_view>
 
+#include "pmapi.h"
+
 #include "base/kernel.h"
 #include "catalog/cache_directory.h"
+#include "catalog/group_formula.h"
+#include "catalog/group_parser.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/table_loader.h"
 
@@ -61,6 +65,9 @@ constexpr uint32_t kLayoutVersion = 3;
 // The fewest payload bytes one event takes (id, source, status, known flag, four empty
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;
+// Likewise for a group (id, four empty strings, one empty member, no metric) and a metric.
+constexpr size_t kSmallestGroup = 4 + 4 * 4 + 4 + 4 + 4;
+constexpr size_t kSmallestMetric = 2 * 4;
 
 class Writer {
  public:
@@ -153,6 +160,73 @@ bool GetEvent(Reader *reader, CatalogEvent *event) {
          reader->GetString(&event->description) && reader->GetString(&event->encoding);
 }
 
+// The groups: their fields as the parser gave them, metrics as text. A formula is compiled
+// again on reading (~15 us for all of them), so that nothing read from a file reaches the
+// evaluator without the parser's checks.
+void PutGroups(Writer *writer, const CatalogContents &contents) {
+  writer->Put(static_cast<uint8_t>(contents.has_groups));
+  if (!contents.has_groups) return;
+  writer->Put(static_cast<uint32_t>(contents.groups.size()));
+  for (const GroupRecord &group : contents.groups) {
+    writer->Put(static_cast<int32_t>(group.id));
+    writer->PutString(group.short_name);
+    writer->PutString(group.long_name);
+    writer->PutString(group.description);
+    writer->PutString(group.origin);
+    writer->Put(static_cast<uint32_t>(group.members.size()));
+    for (const std::string &member : group.members) writer->PutString(member);
+    writer->Put(static_cast<uint32_t>(group.metrics.size()));
+    for (const GroupMetric &metric : group.metrics) {
+      writer->PutString(metric.name);
+      writer->PutString(metric.formula);
+    }
+  }
+}
+
+bool GetGroup(Reader *reader, int previous_id, GroupRecord *group) {
+  int32_t id = 0;
+  uint32_t member_count = 0, metric_count = 0;
+  // Ids increase, as the loader sorts them; 1..MAX_COUNTERS members, as the parser allows.
+  if (!reader->Get(&id) || id <= previous_id || id < kFirstGroupId || id > kLastGroupId ||
+      !reader->GetString(&group->short_name) || !reader->GetString(&group->long_name) ||
+      !reader->GetString(&group->description) || !reader->GetString(&group->origin) ||
+      !reader->Get(&member_count) || member_count < 1 || member_count > MAX_COUNTERS) {
+    return false;
+  }
+  group->id = id;
+  group->members.resize(member_count);
+  for (std::string &member : group->members) {
+    if (!reader->GetString(&member)) return false;
+  }
+  if (!reader->Get(&metric_count) || metric_count > reader->remaining() / kSmallestMetric) {
+    return false;
+  }
+  group->metrics.resize(metric_count);
+  for (GroupMetric &metric : group->metrics) {
+    if (!reader->GetString(&metric.name) || !reader->GetString(&metric.formula) ||
+        !Formula::Parse(metric.formula, group->members, &metric.compiled).empty()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool GetGroups(Reader *reader, CatalogContents *contents) {
+  uint8_t has_groups = 0;
+  if (!reader->Get(&has_groups) || has_groups > 1) return false;
+  contents->has_groups = has_groups == 1;
+  if (!contents->has_groups) return true;
+  uint32_t count = 0;
+  if (!reader->Get(&count) || count > reader->remaining() / kSmallestGroup) return false;
+  contents->groups.resize(count);
+  int previous_id = kFirstGroupId - 1;
+  for (GroupRecord &group : contents->groups) {
+    if (!GetGroup(reader, previous_id, &group)) return false;
+    previous_id = group.id;
+  }
+  return true;
+}
+
 bool GetPayload(Reader *reader, CatalogContents *contents) {
   uint32_t range_count = 0, event_count = 0;
   if (!reader->GetString(&contents->proc_name) || !reader->GetString(&contents->tracefs_root) ||
@@ -177,7 +251,7 @@ bool GetPayload(Reader *reader, CatalogContents *contents) {
   for (uint32_t i = 0; i < event_count; ++i) {
     if (!GetEvent(reader, &contents->events.emplace_back())) return false;
   }
-  return reader->remaining() == 0 && ContentsConsistent(*contents);
+  return GetGroups(reader, contents) && reader->remaining() == 0 && ContentsConsistent(*contents);
 }
 
 }  // namespace
@@ -268,6 +342,7 @@ std::string SerializeCatalog(const std::string &key, const CatalogContents &cont
   }
   body.Put(static_cast<uint32_t>(contents.events.size()));
   for (const CatalogEvent &event : contents.events) PutEvent(&body, event);
+  PutGroups(&body, contents);
 
   std::string file;
   file.reserve(sizeof kMagic + key.size() + 32 + payload.size());

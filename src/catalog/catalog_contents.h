@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/group_parser.h"
 
 namespace pmapi {
 
@@ -30,6 +31,11 @@ struct CatalogContents {
   std::vector<IdRange> ranges;
   std::string proc_name;     // pm_info_t.proc_name
   std::string tracefs_root;  // where tracepoint ids are read when one is encoded; "" for none
+  // The compiled-in group tables as the loader gives them without $PMAPI_GROUPS_DIR, when
+  // `has_groups`: stored in the cache beside the events so that a restored catalog's groups
+  // need no parsing (GroupCatalog::Build). Filled only for the cache, never by the sources.
+  bool has_groups = false;
+  std::vector<GroupRecord> groups;
 };
 
 // Whether `contents` keeps the promises lookups rely on: every range and the table run inside

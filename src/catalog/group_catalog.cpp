@@ -32,7 +32,13 @@ EventStatus GroupStatus(const std::vector<const CatalogEvent *> &members) {
 std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
   std::unique_ptr<GroupCatalog> groups(new GroupCatalog());
   std::vector<GroupRecord> records;
-  groups->load_status_ = LoadGroupTables(&records);
+  const std::vector<GroupRecord> *stored = catalog.stored_groups();
+  if (stored && !RuntimeGroupTablesNamed()) {
+    records = *stored;  // restored from the cache: what parsing the compiled-in tables gives
+    groups->from_cache_ = true;
+  } else {
+    groups->load_status_ = LoadGroupTables(&records);
+  }
   groups->groups_.reserve(records.size());
   for (GroupRecord &record : records) {
     ResolvedGroup group;

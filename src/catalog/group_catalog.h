@@ -57,9 +57,13 @@ class GroupCatalog {
   // member if the catalog lacks it. Counting a group by id never opens it.
   const CatalogEvent *FillerFor(const ResolvedGroup &group) const;
   const ResolvedGroup *FindName(const std::string &short_name) const;
+  // Whether the records came from the catalog cache (Catalog::stored_groups) rather than from
+  // parsing the tables.
+  bool from_cache() const { return from_cache_; }
 
  private:
   GroupCatalog() = default;
+  bool from_cache_ = false;
   Status load_status_;
   std::vector<ResolvedGroup> groups_;
   std::vector<size_t> by_id_;  // by_id_[id]: position in groups_
