@@ -15,12 +15,24 @@
 // that the case means the same on every machine (with or without a login
 // session), and the benchmark fails rather than measure the no-cache path
 // should the file not be there.
+//
+// BM_ColdInit_KernelFloor measures what building the catalog from its
+// sources cannot avoid, whatever the library's own code costs: reading the
+// kernel's tracepoint list (available_events) and the first per-thread
+// perf_event_open of the process (the status probes' first accepted event;
+// the first such open on a quiet machine also makes the kernel enable a
+// static key). It reports the two as read_ms and open_ms; compare their sum
+// with BM_ColdInit_Papi and BM_ColdInit_PmapiNoCache (docs/performance.md,
+// "Cold init on a quiet machine").
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <papi.h>
 #include <pmapi.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +62,7 @@ double Seconds(clockid_t clock) {
 struct Times {
   double wall = -1;
   double cpu = -1;
+  double parts[2] = {0, 0};  // the kernel floor's two steps
 };
 
 bool InitPmapi() {
@@ -60,6 +73,42 @@ bool InitPmapi() {
 }
 
 bool InitPapi() { return PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT; }
+
+// Reads the tracepoint list as the catalog does (one file, whole); false if tracefs is not
+// readable.
+bool ReadAvailableEvents() {
+  static char buffer[4 << 20];
+  for (const char *path :
+       {"/sys/kernel/tracing/available_events", "/sys/kernel/debug/tracing/available_events"}) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    size_t total = 0;
+    ssize_t n;
+    while (total < sizeof buffer && (n = read(fd, buffer + total, sizeof buffer - total)) > 0) {
+      total += static_cast<size_t>(n);
+    }
+    close(fd);
+    return total > 0;
+  }
+  return false;
+}
+
+// The first per-thread event of the process, as the status probe opens it (a kernel software
+// event, disabled, user mode only), closed at once.
+bool OpenFirstEvent() {
+  perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_CGROUP_SWITCHES;  // what the probe asks about first
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) return false;
+  close(static_cast<int>(fd));
+  return true;
+}
 
 // Runs one child; returns its seconds, or -1 if it failed.
 Times RunChild(const char *library) {
@@ -145,12 +194,38 @@ void BM_ColdInit_Interleaved(benchmark::State &state) {
 }
 BENCHMARK(BM_ColdInit_Interleaved)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// The kernel's share of building the catalog from its sources (see the top of this file).
+void BM_ColdInit_KernelFloor(benchmark::State &state) {
+  double read = 0, open = 0;
+  for (auto _ : state) {
+    Times times = RunChild("kernel-floor");
+    if (times.wall < 0) {
+      return state.SkipWithError("tracefs is not readable or perf_event_open was refused");
+    }
+    state.SetIterationTime(times.wall);
+    read += times.parts[0];
+    open += times.parts[1];
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["read_ms"] = read * 1e3 / n;
+  state.counters["open_ms"] = open * 1e3 / n;
+}
+BENCHMARK(BM_ColdInit_KernelFloor)->UseManualTime()->Unit(benchmark::kMillisecond);
+
 // The child side: initialize one library, report the seconds, exit.
 int RunColdChild(const char *library) {
   double wall = Seconds(CLOCK_MONOTONIC);
   double cpu = Seconds(CLOCK_PROCESS_CPUTIME_ID);
-  bool ok = strcmp(library, "papi") == 0 ? InitPapi() : InitPmapi();
   Times times;
+  bool ok = false;
+  if (strcmp(library, "kernel-floor") == 0) {
+    ok = ReadAvailableEvents();
+    times.parts[0] = Seconds(CLOCK_MONOTONIC) - wall;
+    ok = ok && OpenFirstEvent();
+    times.parts[1] = Seconds(CLOCK_MONOTONIC) - wall - times.parts[0];
+  } else {
+    ok = strcmp(library, "papi") == 0 ? InitPapi() : InitPmapi();
+  }
   if (ok) {
     times.wall = Seconds(CLOCK_MONOTONIC) - wall;
     times.cpu = Seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
