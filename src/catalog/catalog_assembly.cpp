@@ -6,6 +6,7 @@
 
 #include "catalog/id_ranges.h"
 #include "catalog/pfm_source.h"
+#include "catalog/prefault.h"
 #include "catalog/status_probe.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/table_loader.h"
@@ -53,6 +54,9 @@ Status AssembleCatalog(CatalogContents *contents) {
   TracepointList tracepoints = ListTracepoints();
   contents->tracefs_root = tracepoints.tracefs_root;
   events.reserve(tracepoints.names.size() + records.size() + kRoomForPfmAndSysfsEvents);
+  size_t known = tracepoints.names.size() + records.size();
+  for (const SysfsPmuEvents &pmu : sysfs_pmus) known += pmu.events.size();
+  PrefaultForWriting(events.data(), known * sizeof(CatalogEvent));
   size_t position = events.size();
   AddSysfsPmuEvents(sysfs_pmus, &probe, &events);
   AddRange(kFirstSysfsPmuId, position, contents);

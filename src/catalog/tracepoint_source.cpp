@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+
 #include "base/kernel.h"
 #include "catalog/id_ranges.h"
 #include "pmapi.h"
@@ -22,6 +24,8 @@ TracepointList ListTracepoints() {
     }
   }
   if (list.tracefs_root.empty()) return list;
+  // One line a tracepoint: sized once, not grown ~12 times through fresh memory.
+  list.names.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
