@@ -163,6 +163,40 @@ TEST_F(CatalogCacheGroups, DamagedGroupSectionIsRefused) {
   });
   refused("ids out of order", [](pmapi::CatalogContents *c) { c->groups[1].id = c->groups[0].id; });
   refused("an id out of range", [](pmapi::CatalogContents *c) { c->groups.back().id = 100000; });
+  refused("a member position past the events", [](pmapi::CatalogContents *c) {
+    c->member_positions[0] = static_cast<uint32_t>(c->events.size());
+  });
+  refused("a position missing", [](pmapi::CatalogContents *c) { c->member_positions.pop_back(); });
+  refused("a filler position past the events", [](pmapi::CatalogContents *c) {
+    c->filler_position = static_cast<uint32_t>(c->events.size()) + 7;
+  });
+}
+
+// The stored positions only spare the name index: a position whose event has another name
+// (which no intact file holds) still resolves the member by name.
+TEST_F(CatalogCacheGroups, PositionNamingAnotherEventFallsBackToTheName) {
+  ASSERT_FALSE(Build()->from_cache());
+  std::ifstream in(path_, std::ios::binary);
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = pmapi::CatalogCacheKey();
+  pmapi::CatalogContents contents;
+  ASSERT_TRUE(pmapi::DeserializeCatalog(good, key, &contents));
+  ASSERT_FALSE(contents.member_positions.empty());
+  ASSERT_NE(contents.member_positions[0], pmapi::kNoStoredPosition);
+  const uint32_t right = contents.member_positions[0];
+  contents.member_positions[0] = right == 0 ? 1 : 0;
+  {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out << pmapi::SerializeCatalog(key, contents);
+  }
+  std::unique_ptr<Catalog> restored = Build();
+  ASSERT_TRUE(restored->from_cache());
+  std::unique_ptr<GroupCatalog> groups = GroupCatalog::Build(*restored);
+  ASSERT_TRUE(groups->from_cache());
+  const pmapi::ResolvedGroup &first = groups->groups()[0];
+  ASSERT_FALSE(first.members.empty());
+  EXPECT_EQ(first.members[0]->short_name, first.record.members[0]);
+  EXPECT_EQ(first.members[0], &restored->events()[right]);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
 #include "catalog/id_order.h"
 #include "catalog/name_index.h"
@@ -32,6 +33,27 @@ struct Catalog::Index {
 
   AddedEvents added;  // ids from order.positions.size() on
 };
+
+namespace {
+
+// Where FindName would find each group member in these events (exact name first, then
+// ignoring case, earliest stored first: the name index's rules, so the same answers).
+void StoreMemberPositions(CatalogContents *contents) {
+  NameIndex names;
+  names.Build(contents->events);
+  for (const GroupRecord &group : contents->groups) {
+    for (const std::string &member : group.members) {
+      size_t position = names.Find(contents->events, member);
+      contents->member_positions.push_back(
+          position < contents->events.size() ? static_cast<uint32_t>(position) : kNoStoredPosition);
+    }
+  }
+  size_t filler = names.Find(contents->events, kFillerEvent);
+  contents->filler_position =
+      filler < contents->events.size() ? static_cast<uint32_t>(filler) : kNoStoredPosition;
+}
+
+}  // namespace
 
 std::unique_ptr<Catalog> Catalog::Build() {
   CatalogContents contents;
@@ -57,7 +79,11 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
     // read afresh, like site event tables.
     if (!RuntimeGroupTablesNamed()) {
       contents.has_groups = LoadGroupTables(&contents.groups).ok();
-      if (!contents.has_groups) contents.groups.clear();
+      if (contents.has_groups) {
+        StoreMemberPositions(&contents);
+      } else {
+        contents.groups.clear();
+      }
     }
     StoreCatalogCache(cache_path, key, contents);
   }
@@ -96,6 +122,21 @@ const std::string &Catalog::proc_name() const { return index_->contents.proc_nam
 
 const std::vector<GroupRecord> *Catalog::stored_groups() const {
   return index_->contents.has_groups ? &index_->contents.groups : nullptr;
+}
+
+const std::vector<uint32_t> *Catalog::stored_member_positions() const {
+  return index_->contents.has_groups ? &index_->contents.member_positions : nullptr;
+}
+
+uint32_t Catalog::stored_filler_position() const { return index_->contents.filler_position; }
+
+const CatalogEvent *Catalog::FindStoredMember(const std::string &name, uint32_t position) const {
+  const std::vector<CatalogEvent> &events = index_->contents.events;
+  // Found nowhere among these events when the file was written: only an event added since can
+  // have the name, which is where FindName would look next.
+  if (position == kNoStoredPosition) return index_->added.FindName(name);
+  if (position < events.size() && events[position].short_name == name) return &events[position];
+  return FindName(name);  // found ignoring case: the general lookup
 }
 
 std::vector<const CatalogEvent *> Catalog::InIdOrder() const {

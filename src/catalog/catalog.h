@@ -113,6 +113,14 @@ class Catalog {
   // The compiled-in groups, parsed, when the cache file held them (or this catalog stored them
   // there); nullptr otherwise. GroupCatalog::Build uses them instead of parsing the tables.
   const std::vector<GroupRecord> *stored_groups() const;
+  // With stored_groups(): for each member of each group, in order, where the member's event was
+  // stored (or kNoStoredPosition: no built event has the name).
+  const std::vector<uint32_t> *stored_member_positions() const;
+  // Likewise for the groups' filler event (group_catalog.h, kFillerEvent).
+  uint32_t stored_filler_position() const;
+  // What FindName(name) answers, given the position the cache stored for it: the event there
+  // when it has exactly that name (no name index needed), else FindName.
+  const CatalogEvent *FindStoredMember(const std::string &name, uint32_t position) const;
 
  private:
   Catalog(CatalogContents contents, Status load_status, bool from_cache);

@@ -72,7 +72,7 @@ constexpr uint32_t kLayoutVersion = 3;
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;
 // Likewise for a group (id, four empty strings, one empty member, no metric) and a metric.
-constexpr size_t kSmallestGroup = 4 + 4 * 4 + 4 + 4 + 4;
+constexpr size_t kSmallestGroup = 4 + 4 * 4 + 4 + 4 + 4 + 4;
 constexpr size_t kSmallestMetric = 2 * 4;
 
 class Writer {
@@ -187,6 +187,14 @@ void PutGroups(Writer *writer, const CatalogContents &contents) {
       writer->PutString(metric.formula);
     }
   }
+  writer->Put(static_cast<uint32_t>(contents.member_positions.size()));
+  for (uint32_t position : contents.member_positions) writer->Put(position);
+  writer->Put(contents.filler_position);
+}
+
+// A stored position must name an event, or none.
+bool ValidPosition(uint32_t position, const CatalogContents &contents) {
+  return position == kNoStoredPosition || position < contents.events.size();
 }
 
 bool GetGroup(Reader *reader, int previous_id, GroupRecord *group) {
@@ -226,11 +234,21 @@ bool GetGroups(Reader *reader, CatalogContents *contents) {
   if (!reader->Get(&count) || count > reader->remaining() / kSmallestGroup) return false;
   contents->groups.resize(count);
   int previous_id = kFirstGroupId - 1;
+  size_t members = 0;
   for (GroupRecord &group : contents->groups) {
     if (!GetGroup(reader, previous_id, &group)) return false;
     previous_id = group.id;
+    members += group.members.size();
   }
-  return true;
+  // One position per member, each naming an event or none, then the filler's.
+  uint32_t position_count = 0;
+  if (!reader->Get(&position_count) || position_count != members) return false;
+  contents->member_positions.resize(position_count);
+  for (uint32_t &position : contents->member_positions) {
+    if (!reader->Get(&position) || !ValidPosition(position, *contents)) return false;
+  }
+  return reader->Get(&contents->filler_position) &&
+         ValidPosition(contents->filler_position, *contents);
 }
 
 bool GetPayload(Reader *reader, CatalogContents *contents) {

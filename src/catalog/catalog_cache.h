@@ -17,7 +17,8 @@
 //     id, source, status, the known encoding if any, short_name, long_name, description,
 //     encoding (strings as u32 length + bytes); then u8 has_groups and, if 1, the compiled-in
 //     groups: count, then each group's id, short_name, long_name, description, origin, its
-//     members (count, names) and metrics (count, name and formula text).
+//     members (count, names) and metrics (count, name and formula text); then the members'
+//     stored positions (count, u32 each, UINT32_MAX for none) and the filler's.
 // Reading checks everything before trusting it: magic, version, key, length, checksum, every
 // bound, every enum value, and ContentsConsistent(). A file that fails any check is treated as
 // absent; reading never crashes on bad bytes.

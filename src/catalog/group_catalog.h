@@ -32,6 +32,10 @@ struct ResolvedGroup {
   EventStatus status = EventStatus::kUnverified;
 };
 
+// The event a listed group names on its free counters (GroupCatalog::FillerFor), when the
+// catalog has it.
+constexpr const char *kFillerEvent = "cpu-migrations";
+
 // The status a group of these members gets (see ResolvedGroup::status).
 EventStatus GroupStatus(const std::vector<const CatalogEvent *> &members);
 
