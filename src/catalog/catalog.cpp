@@ -74,16 +74,15 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
   Status status = AssembleCatalog(&contents);
   // A catalog with a table error is not stored: pm_initialize reports that error every time.
   if (status.ok()) {
-    // The compiled-in groups go into the file too (~0.1 ms to parse, once per boot here), so
-    // that later processes asking for groups restore them instead. Not a site's: those are
-    // read afresh, like site event tables.
-    if (!RuntimeGroupTablesNamed()) {
-      contents.has_groups = LoadGroupTables(&contents.groups).ok();
-      if (contents.has_groups) {
-        StoreMemberPositions(&contents);
-      } else {
-        contents.groups.clear();
-      }
+    // The compiled-in groups go into the file too (~0.15 ms to parse and place, once per boot
+    // here), so that later processes asking for groups restore them instead. Only those: a
+    // site's ($PMAPI_GROUPS_DIR) are read afresh by each process that names them, and such a
+    // process does not use the stored ones (GroupCatalog::Build).
+    contents.has_groups = LoadCompiledGroupTables(&contents.groups).ok();
+    if (contents.has_groups) {
+      StoreMemberPositions(&contents);
+    } else {
+      contents.groups.clear();
     }
     StoreCatalogCache(cache_path, key, contents);
   }

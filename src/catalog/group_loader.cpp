@@ -14,6 +14,12 @@ Status LoadGroupTables(std::vector<GroupRecord> *records) {
   return LoadLayeredTables(kLayers, ParseGroupTable, records);
 }
 
+Status LoadCompiledGroupTables(std::vector<GroupRecord> *records) {
+  // No variable to name a directory (getenv("") finds nothing): the first layer alone.
+  static const TableLayers kCompiledOnly{kEmbeddedGroupTables, "groups/", "", ".grp", "group "};
+  return LoadLayeredTables(kCompiledOnly, ParseGroupTable, records);
+}
+
 bool RuntimeGroupTablesNamed() {
   const char *dir = getenv(kGroupsDirVariable);
   return dir && *dir;
