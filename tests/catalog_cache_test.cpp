@@ -144,6 +144,30 @@ TEST_F(CatalogCache, HitAsksNeitherTracefsNorTheKernel) {
   EXPECT_EQ(table.config, static_cast<uint64_t>(PERF_COUNT_SW_TASK_CLOCK));
 }
 
+TEST_F(CatalogCache, FileWrittenWithoutTracefsIsReplacedOnceTracefsIsReadable) {
+  // tracefs not readable (not mounted yet, say): the catalog has no tracepoints, and the file
+  // says so.
+  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    kernel_.FailWith(FakeKernel::Op::kReadFile, ENOENT, std::string(root) + "/available_events");
+    kernel_.FailWith(FakeKernel::Op::kAccess, ENOENT, std::string(root) + "/available_events");
+  }
+  std::unique_ptr<Catalog> without = Build();
+  ASSERT_FALSE(without->from_cache());
+  EXPECT_EQ(without->FindName("fake:one"), nullptr);
+  EXPECT_TRUE(Build()->from_cache()) << "used while tracefs is still unreadable";
+
+  // Mounted since: the file is not used, and is replaced by one with the tracepoints.
+  kernel_.Clear();
+  kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
+  std::unique_ptr<Catalog> with = Build();
+  EXPECT_FALSE(with->from_cache());
+  EXPECT_NE(with->FindName("fake:one"), nullptr);
+  std::unique_ptr<Catalog> restored = Build();
+  EXPECT_TRUE(restored->from_cache());
+  EXPECT_NE(restored->FindName("fake:two"), nullptr);
+  EXPECT_EQ(Files(dir_).size(), 1u);
+}
+
 TEST_F(CatalogCache, ChangedKeyMissesAndRewritesTheOneFile) {
   ASSERT_FALSE(Build()->from_cache());
   ASSERT_TRUE(Build()->from_cache());

@@ -68,9 +68,15 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
   const std::string key = CatalogCacheKey(boot_in_key);
   if (key.empty()) return Build();
   CatalogContents contents;
-  if (LoadCatalogCache(cache_path, key, &contents)) {
+  // A file written while tracefs could not be read (not mounted yet: a boot script or a test
+  // harness mounts it after some first process ran) is used only while that is still so; one
+  // access(2), made only for such a file, tells. Otherwise it would keep every process of the
+  // boot without tracepoints.
+  if (LoadCatalogCache(cache_path, key, &contents) &&
+      (!contents.tracefs_root.empty() || !TracefsReadable())) {
     return std::unique_ptr<Catalog>(new Catalog(std::move(contents), Status::Ok(), true));
   }
+  contents = CatalogContents();
   Status status = AssembleCatalog(&contents);
   // A catalog with a table error is not stored: pm_initialize reports that error every time.
   if (status.ok()) {

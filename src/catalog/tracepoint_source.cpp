@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -38,6 +39,13 @@ TracepointList ListTracepoints() {
     start = end + 1;
   }
   return list;
+}
+
+bool TracefsReadable() {
+  for (const char *root : kTracefsRoots) {
+    if (CurrentKernel().Access(std::string(root) + "/available_events", R_OK) == 0) return true;
+  }
+  return false;
 }
 
 Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name,
