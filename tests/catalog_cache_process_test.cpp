@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ std::vector<std::string> Names(const std::string &dir) {
 
 // pm_initialize in a child with XDG_RUNTIME_DIR as given ("" unsets it) and PMAPI_NO_CACHE
 // unset unless `no_cache`; its return code, or -1 when the child did not return.
-int InitializeInChild(const std::string &runtime_dir, bool no_cache = false) {
+// `temp_dir`, when not "", is set as TMPDIR.
+int InitializeInChild(const std::string &runtime_dir, bool no_cache = false,
+                      const std::string &temp_dir = "") {
   pid_t pid = fork();
   if (pid == 0) {
     alarm(kChildSeconds);
@@ -48,6 +51,7 @@ int InitializeInChild(const std::string &runtime_dir, bool no_cache = false) {
     } else {
       setenv("XDG_RUNTIME_DIR", runtime_dir.c_str(), 1);
     }
+    if (!temp_dir.empty()) setenv("TMPDIR", temp_dir.c_str(), 1);
     pm_info2_t info;
     _exit(pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT));
   }
@@ -120,6 +124,35 @@ TEST_F(CatalogCacheProcess, NoUsableDirectoryMeansNoCacheAndNoError) {
     EXPECT_TRUE(Names(dir_).empty()) << "a read-only directory";
   }
   ASSERT_EQ(chmod(dir_.c_str(), 0700), 0);
+}
+
+// Without a runtime directory (root in a container, cron, a batch job): the library's private
+// directory under TMPDIR holds the cache, and a link there is refused without harm.
+TEST_F(CatalogCacheProcess, WithoutRuntimeDirectoryThePrivateOneUnderTmpdirHoldsTheCache) {
+  const std::string login = "/run/user/" + std::to_string(geteuid());
+  if (access(login.c_str(), F_OK) == 0) GTEST_SKIP() << login << " exists: it is used instead";
+  const std::string own = dir_ + "/libpmapi-" + std::to_string(geteuid());
+  ASSERT_EQ(InitializeInChild("", false, dir_), 0);
+  struct stat info;
+  ASSERT_EQ(lstat(own.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISDIR(info.st_mode));
+  EXPECT_EQ(info.st_mode & 0777, 0700u);
+  ASSERT_EQ(Names(own), std::vector<std::string>{file_});
+  struct stat first;
+  ASSERT_EQ(stat((own + "/" + file_).c_str(), &first), 0);
+  EXPECT_EQ(first.st_mode & 0777, 0600u);
+  ASSERT_EQ(InitializeInChild("", false, dir_), 0);
+  struct stat later;
+  ASSERT_EQ(stat((own + "/" + file_).c_str(), &later), 0);
+  EXPECT_EQ(later.st_ino, first.st_ino) << "the second process read it: a hit rewrites nothing";
+
+  // Replaced by a link to a directory of ours: not followed, no cache, pm_initialize works.
+  const std::string target = dir_ + "/target";
+  ASSERT_EQ(rename(own.c_str(), target.c_str()), 0);
+  ASSERT_EQ(symlink(target.c_str(), own.c_str()), 0);
+  ASSERT_EQ(unlink((target + "/" + file_).c_str()), 0);
+  EXPECT_EQ(InitializeInChild("", false, dir_), 0);
+  EXPECT_TRUE(Names(target).empty()) << "nothing written through the link";
 }
 
 }  // namespace

@@ -144,6 +144,30 @@ TEST_F(CatalogCache, HitAsksNeitherTracefsNorTheKernel) {
   EXPECT_EQ(table.config, static_cast<uint64_t>(PERF_COUNT_SW_TASK_CLOCK));
 }
 
+TEST_F(CatalogCache, FileWrittenWithoutTracefsIsReplacedOnceTracefsIsReadable) {
+  // tracefs not readable (not mounted yet, say): the catalog has no tracepoints, and the file
+  // says so.
+  for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    kernel_.FailWith(FakeKernel::Op::kReadFile, ENOENT, std::string(root) + "/available_events");
+    kernel_.FailWith(FakeKernel::Op::kAccess, ENOENT, std::string(root) + "/available_events");
+  }
+  std::unique_ptr<Catalog> without = Build();
+  ASSERT_FALSE(without->from_cache());
+  EXPECT_EQ(without->FindName("fake:one"), nullptr);
+  EXPECT_TRUE(Build()->from_cache()) << "used while tracefs is still unreadable";
+
+  // Mounted since: the file is not used, and is replaced by one with the tracepoints.
+  kernel_.Clear();
+  kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
+  std::unique_ptr<Catalog> with = Build();
+  EXPECT_FALSE(with->from_cache());
+  EXPECT_NE(with->FindName("fake:one"), nullptr);
+  std::unique_ptr<Catalog> restored = Build();
+  EXPECT_TRUE(restored->from_cache());
+  EXPECT_NE(restored->FindName("fake:two"), nullptr);
+  EXPECT_EQ(Files(dir_).size(), 1u);
+}
+
 TEST_F(CatalogCache, ChangedKeyMissesAndRewritesTheOneFile) {
   ASSERT_FALSE(Build()->from_cache());
   ASSERT_TRUE(Build()->from_cache());
@@ -427,8 +451,8 @@ TEST_F(CatalogCache, SpecialFilesAtThePathDoNotHangOrBreakTheCatalog) {
 class CachePath : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char *name : {"XDG_RUNTIME_DIR", pmapi::kNoCacheVariable, pmapi::kEventsDirVariable,
-                             "LIBPFM_FORCE_PMU"}) {
+    for (const char *name : {"XDG_RUNTIME_DIR", "TMPDIR", pmapi::kNoCacheVariable,
+                             pmapi::kEventsDirVariable, "LIBPFM_FORCE_PMU"}) {
       const char *value = getenv(name);
       saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
       unsetenv(name);
@@ -447,12 +471,28 @@ class CachePath : public ::testing::Test {
   const std::string file_ = "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 };
 
-TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakes) {
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
+TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakesElseAPrivateOne) {
+  char pattern[] = "/tmp/pmapi-cache-path-test-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string temp = pattern;
+  setenv("TMPDIR", temp.c_str(), 1);
+  // Without XDG_RUNTIME_DIR: the login manager's directory where it exists, else the library's
+  // own under $TMPDIR (cache_directory.h; catalog_cache_directory_test.cpp has every case).
+  const std::string login = "/run/user/" + std::to_string(geteuid());
+  struct stat info;
+  const bool login_exists = stat(login.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+  const std::string fallback =
+      login_exists ? login : temp + "/libpmapi-" + std::to_string(geteuid());
+  bool boot_in_key = login_exists;
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), fallback + file_);
+  EXPECT_EQ(boot_in_key, !login_exists);
   setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), "/run/user/4321" + file_);
+  EXPECT_FALSE(boot_in_key) << "a runtime directory is emptied at boot";
   setenv("XDG_RUNTIME_DIR", "relative/ignored", 1);
-  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/" + std::to_string(geteuid()) + file_);
+  EXPECT_EQ(pmapi::DefaultCatalogCachePath(), fallback + file_);
+  std::string command = "rm -rf '" + temp + "'";
+  ASSERT_EQ(system(command.c_str()), 0);
 }
 
 TEST_F(CachePath, NoCacheWhenSwitchedOffOrWhenTheEnvironmentShapesTheCatalog) {

@@ -12,6 +12,7 @@
 
 #include "base/kernel.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_cache.h"
 #include "pmapi.h"
 
 namespace {
@@ -185,18 +186,40 @@ TEST(catalog_machine, TracepointFoundByNameEncodedWithItsIdAndVerified) {
 
 // The process catalog may come from the on-disk cache (a file another process wrote this
 // boot); it must say exactly what the sources say now.
-TEST(catalog_machine, ProcessCatalogMatchesOneBuiltFromSources) {
-  const Catalog &process = Catalog::Get();
-  std::unique_ptr<Catalog> fresh = Catalog::Build();
-  ASSERT_EQ(process.events().size(), fresh->events().size());
-  EXPECT_EQ(process.proc_name(), fresh->proc_name());
-  std::vector<const CatalogEvent *> a = process.InIdOrder(), b = fresh->InIdOrder();
+void ExpectSameCatalog(const Catalog &actual, const Catalog &fresh) {
+  ASSERT_EQ(actual.events().size(), fresh.events().size());
+  EXPECT_EQ(actual.proc_name(), fresh.proc_name());
+  std::vector<const CatalogEvent *> a = actual.InIdOrder(), b = fresh.InIdOrder();
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i]->id, b[i]->id);
     EXPECT_EQ(a[i]->short_name, b[i]->short_name);
     EXPECT_EQ(a[i]->description, b[i]->description);
     EXPECT_EQ(a[i]->status, b[i]->status) << a[i]->short_name;
   }
+}
+
+TEST(catalog_machine, ProcessCatalogMatchesOneBuiltFromSources) {
+  // The process catalog may come from the user's cache file, written earlier in the boot, which
+  // by design does not see what changed since (a uprobe another test made and removed,
+  // docs/catalog.md "Not in the key"). So it is compared with the sources only when it was
+  // built from them; the cache's own fidelity on this machine is checked with a file written
+  // now: stored, restored, and compared with a catalog built from the sources at once.
+  const Catalog &process = Catalog::Get();
+  if (!process.from_cache()) ExpectSameCatalog(process, *Catalog::Build());
+
+  if (pmapi::CatalogCacheKey().empty()) GTEST_SKIP() << "no cache key here: no cache to check";
+  char dir[] = "/tmp/pmapi-catalog-machine-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/catalog.bin";
+  std::unique_ptr<Catalog> stored = Catalog::BuildCached(path);
+  std::unique_ptr<Catalog> restored = Catalog::BuildCached(path);
+  std::unique_ptr<Catalog> fresh = Catalog::Build();
+  unlink(path.c_str());
+  rmdir(dir);
+  EXPECT_FALSE(stored->from_cache());
+  ASSERT_TRUE(restored->from_cache());
+  ExpectSameCatalog(*stored, *fresh);
+  ExpectSameCatalog(*restored, *fresh);
 }
 
 }  // namespace

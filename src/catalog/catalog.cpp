@@ -11,6 +11,8 @@
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/group_catalog.h"
+#include "catalog/group_loader.h"
 #include "catalog/id_order.h"
 #include "catalog/name_index.h"
 #include "catalog/pfm_source.h"
@@ -32,32 +34,73 @@ struct Catalog::Index {
   AddedEvents added;  // ids from order.positions.size() on
 };
 
+namespace {
+
+// Where FindName would find each group member in these events (exact name first, then
+// ignoring case, earliest stored first: the name index's rules, so the same answers).
+void StoreMemberPositions(CatalogContents *contents) {
+  NameIndex names;
+  names.Build(contents->events);
+  for (const GroupRecord &group : contents->groups) {
+    for (const std::string &member : group.members) {
+      size_t position = names.Find(contents->events, member);
+      contents->member_positions.push_back(
+          position < contents->events.size() ? static_cast<uint32_t>(position) : kNoStoredPosition);
+    }
+  }
+  size_t filler = names.Find(contents->events, kFillerEvent);
+  contents->filler_position =
+      filler < contents->events.size() ? static_cast<uint32_t>(filler) : kNoStoredPosition;
+}
+
+}  // namespace
+
 std::unique_ptr<Catalog> Catalog::Build() {
   CatalogContents contents;
   Status status = AssembleCatalog(&contents);
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
-std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path) {
+std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, bool boot_in_key) {
   if (cache_path.empty()) return Build();
   // The key is read before the sources: should perf_event_paranoid change while they are read,
   // the stored catalog is filed under the older value, which no later process computes.
-  const std::string key = CatalogCacheKey();
+  const std::string key = CatalogCacheKey(boot_in_key);
   if (key.empty()) return Build();
   CatalogContents contents;
-  if (LoadCatalogCache(cache_path, key, &contents)) {
+  // A file written while tracefs could not be read (not mounted yet: a boot script or a test
+  // harness mounts it after some first process ran) is used only while that is still so; one
+  // access(2), made only for such a file, tells. Otherwise it would keep every process of the
+  // boot without tracepoints.
+  if (LoadCatalogCache(cache_path, key, &contents) &&
+      (!contents.tracefs_root.empty() || !TracefsReadable())) {
     return std::unique_ptr<Catalog>(new Catalog(std::move(contents), Status::Ok(), true));
   }
+  contents = CatalogContents();
   Status status = AssembleCatalog(&contents);
   // A catalog with a table error is not stored: pm_initialize reports that error every time.
-  if (status.ok()) StoreCatalogCache(cache_path, key, contents);
+  if (status.ok()) {
+    // The compiled-in groups go into the file too (~0.15 ms to parse and place, once per boot
+    // here), so that later processes asking for groups restore them instead. Only those: a
+    // site's ($PMAPI_GROUPS_DIR) are read afresh by each process that names them, and such a
+    // process does not use the stored ones (GroupCatalog::Build).
+    contents.has_groups = LoadCompiledGroupTables(&contents.groups).ok();
+    if (contents.has_groups) {
+      StoreMemberPositions(&contents);
+    } else {
+      contents.groups.clear();
+    }
+    StoreCatalogCache(cache_path, key, contents);
+  }
   return std::unique_ptr<Catalog>(new Catalog(std::move(contents), status, false));
 }
 
 const Catalog &Catalog::Get() {
   static const Catalog *catalog = [] {
-    bool real_kernel = &CurrentKernel() == &RealKernel();
-    return BuildCached(real_kernel ? DefaultCatalogCachePath() : "").release();
+    if (&CurrentKernel() != &RealKernel()) return Build().release();
+    bool boot_in_key = false;
+    const std::string path = DefaultCatalogCachePath(&boot_in_key);
+    return BuildCached(path, boot_in_key).release();
   }();  // lives until exit: lists point into it
   return *catalog;
 }
@@ -81,6 +124,25 @@ Catalog::~Catalog() { delete index_; }
 const std::vector<CatalogEvent> &Catalog::events() const { return index_->contents.events; }
 
 const std::string &Catalog::proc_name() const { return index_->contents.proc_name; }
+
+const std::vector<GroupRecord> *Catalog::stored_groups() const {
+  return index_->contents.has_groups ? &index_->contents.groups : nullptr;
+}
+
+const std::vector<uint32_t> *Catalog::stored_member_positions() const {
+  return index_->contents.has_groups ? &index_->contents.member_positions : nullptr;
+}
+
+uint32_t Catalog::stored_filler_position() const { return index_->contents.filler_position; }
+
+const CatalogEvent *Catalog::FindStoredMember(const std::string &name, uint32_t position) const {
+  const std::vector<CatalogEvent> &events = index_->contents.events;
+  // Found nowhere among these events when the file was written: only an event added since can
+  // have the name, which is where FindName would look next.
+  if (position == kNoStoredPosition) return index_->added.FindName(name);
+  if (position < events.size() && events[position].short_name == name) return &events[position];
+  return FindName(name);  // found ignoring case: the general lookup
+}
 
 std::vector<const CatalogEvent *> Catalog::InIdOrder() const {
   const std::vector<CatalogEvent> &events = index_->contents.events;

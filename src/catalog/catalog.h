@@ -55,6 +55,7 @@ struct CatalogEvent {
 };
 
 struct CatalogContents;
+struct GroupRecord;
 
 class Catalog {
  public:
@@ -69,7 +70,9 @@ class Catalog {
   // The catalog the cache file `cache_path` holds (catalog_cache.h) when its key matches;
   // otherwise Build() and store the result there. "" means no cache: Build(). Never fails for
   // the cache's sake: an unreadable, corrupt or unwritable file only costs the time of Build().
-  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_path);
+  // `boot_in_key`: the file's key names the boot too (a directory a reboot may not empty).
+  static std::unique_ptr<Catalog> BuildCached(const std::string &cache_path,
+                                              bool boot_in_key = false);
   ~Catalog();
   Catalog(const Catalog &) = delete;
   Catalog &operator=(const Catalog &) = delete;
@@ -107,6 +110,17 @@ class Catalog {
 
   // Whether this catalog was restored from the on-disk cache rather than built from sources.
   bool from_cache() const { return from_cache_; }
+  // The compiled-in groups, parsed, when the cache file held them (or this catalog stored them
+  // there); nullptr otherwise. GroupCatalog::Build uses them instead of parsing the tables.
+  const std::vector<GroupRecord> *stored_groups() const;
+  // With stored_groups(): for each member of each group, in order, where the member's event was
+  // stored (or kNoStoredPosition: no built event has the name).
+  const std::vector<uint32_t> *stored_member_positions() const;
+  // Likewise for the groups' filler event (group_catalog.h, kFillerEvent).
+  uint32_t stored_filler_position() const;
+  // What FindName(name) answers, given the position the cache stored for it: the event there
+  // when it has exactly that name (no name index needed), else FindName.
+  const CatalogEvent *FindStoredMember(const std::string &name, uint32_t position) const;
 
  private:
   Catalog(CatalogContents contents, Status load_status, bool from_cache);

@@ -1,11 +1,13 @@
 // Assembling the catalog from its sources, libpfm4 on a worker thread meanwhile.
 #include "catalog/catalog_assembly.h"
 
+#include <algorithm>
 #include <future>
 #include <system_error>
 
 #include "catalog/id_ranges.h"
 #include "catalog/pfm_source.h"
+#include "catalog/prefault.h"
 #include "catalog/status_probe.h"
 #include "catalog/sysfs_pmu_source.h"
 #include "catalog/table_loader.h"
@@ -53,6 +55,10 @@ Status AssembleCatalog(CatalogContents *contents) {
   TracepointList tracepoints = ListTracepoints();
   contents->tracefs_root = tracepoints.tracefs_root;
   events.reserve(tracepoints.names.size() + records.size() + kRoomForPfmAndSysfsEvents);
+  // The events known to come, within what was reserved: their pages in one call.
+  size_t known = tracepoints.names.size() + records.size();
+  for (const SysfsPmuEvents &pmu : sysfs_pmus) known += pmu.events.size();
+  PrefaultForWriting(events.data(), std::min(known, events.capacity()) * sizeof(CatalogEvent));
   size_t position = events.size();
   AddSysfsPmuEvents(sysfs_pmus, &probe, &events);
   AddRange(kFirstSysfsPmuId, position, contents);

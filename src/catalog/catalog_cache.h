@@ -1,6 +1,6 @@
-// The catalog cache: one file per user in $XDG_RUNTIME_DIR holding the catalog the sources gave
-// the first process, so that later ones restore it instead of initializing libpfm4, reading
-// tracefs and probing the kernel again (docs/catalog.md, "The catalog cache").
+// The catalog cache: one file per user in a private directory (cache_directory.h) holding the
+// catalog the sources gave the first process, so that later ones restore it instead of initializing
+// libpfm4, reading tracefs and probing the kernel again (docs/catalog.md, "The catalog cache").
 //
 // $XDG_RUNTIME_DIR is the user's own directory on a tmpfs that is emptied at boot (and logout),
 // local to the machine: so the file needs no boot id, no pruning of old files, and never lands on
@@ -15,7 +15,10 @@
 //   u64 payload length, u64 Hash64 of the payload, the payload:
 //     proc_name, tracefs_root, table_position, table_count, the id ranges, then every event:
 //     id, source, status, the known encoding if any, short_name, long_name, description,
-//     encoding (strings as u32 length + bytes).
+//     encoding (strings as u32 length + bytes); then u8 has_groups and, if 1, the compiled-in
+//     groups: count, then each group's id, short_name, long_name, description, origin, its
+//     members (count, names) and metrics (count, name and formula text); then the members'
+//     stored positions (count, u32 each, UINT32_MAX for none) and the filler's.
 // Reading checks everything before trusting it: magic, version, key, length, checksum, every
 // bound, every enum value, and ContentsConsistent(). A file that fails any check is treated as
 // absent; reading never crashes on bad bytes.
@@ -36,17 +39,20 @@ constexpr const char *kNoCacheVariable = "PMAPI_NO_CACHE";
 // (build_constant.cmake): the same for every program built from the same sources.
 extern const char kCatalogBuildConstant[];
 
-// The cache file this process uses, or "" for none: $XDG_RUNTIME_DIR (absolute), else
-// /run/user/<euid> (where the login manager makes it; used only if it exists), then
-// "libpmapi-catalog-<euid>.bin". None when PMAPI_NO_CACHE is set (to anything but "" or "0"),
+// The cache file this process uses, or "" for none: "libpmapi-catalog-<euid>.bin" in the
+// directory cache_directory.h chooses ($XDG_RUNTIME_DIR, else /run/user/<euid>, else a private
+// $TMPDIR/libpmapi-<euid>). None when PMAPI_NO_CACHE is set (to anything but "" or "0"),
 // in setuid/setgid programs (they must not trust a file the caller's environment names), and
 // when the catalog's contents would depend on more of the environment than the key says:
 // PMAPI_EVENTS_DIR set, or a LIBPFM_* variable (LIBPFM_FORCE_PMU and the like).
-std::string DefaultCatalogCachePath();
+// `boot_in_key` (if given) says whether the key must name the boot (the private directory may
+// outlive one; catalog.cpp passes it on to CatalogCacheKey).
+std::string DefaultCatalogCachePath(bool *boot_in_key = nullptr);
 
 // The key a file must have been written under to be used here. "" when one of its facts cannot
-// be read (then there is no cache).
-std::string CatalogCacheKey();
+// be read (then there is no cache). With `boot`, it also names the boot
+// (/proc/sys/kernel/random/boot_id), for a file in a directory that a reboot may not empty.
+std::string CatalogCacheKey(bool boot = false);
 
 // True and `contents` filled when the file at `path` is a regular file (not a link) of this
 // effective user, writable by no one else, intact, and written under exactly `key`.

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/group_parser.h"
 
 namespace pmapi {
 
@@ -30,7 +32,19 @@ struct CatalogContents {
   std::vector<IdRange> ranges;
   std::string proc_name;     // pm_info_t.proc_name
   std::string tracefs_root;  // where tracepoint ids are read when one is encoded; "" for none
+  // The compiled-in group tables as the loader gives them without $PMAPI_GROUPS_DIR, when
+  // `has_groups`: stored in the cache beside the events so that a restored catalog's groups
+  // need no parsing (GroupCatalog::Build). Filled only for the cache, never by the sources.
+  bool has_groups = false;
+  std::vector<GroupRecord> groups;
+  // With has_groups: for every member of every group, in order, the position in `events` of
+  // the event its name finds (Catalog::FindName), or kNoStoredPosition when none does. A
+  // restored catalog resolves the members with these instead of building its name index.
+  std::vector<uint32_t> member_positions;
+  uint32_t filler_position = UINT32_MAX;  // likewise for GroupCatalog's filler event
 };
+
+constexpr uint32_t kNoStoredPosition = UINT32_MAX;
 
 // Whether `contents` keeps the promises lookups rely on: every range and the table run inside
 // `events`, range ids consecutive, table ids increasing and below the first discovered id,

@@ -6,8 +6,6 @@
 namespace pmapi {
 namespace {
 
-constexpr const char *kFillerEvent = "cpu-migrations";
-
 // A group can be listed when every member is there and has an id inside the lists.
 bool Listable(const ResolvedGroup &group, const Catalog &catalog) {
   if (!group.missing_member.empty() || group.members.empty()) return false;
@@ -32,12 +30,24 @@ EventStatus GroupStatus(const std::vector<const CatalogEvent *> &members) {
 std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
   std::unique_ptr<GroupCatalog> groups(new GroupCatalog());
   std::vector<GroupRecord> records;
-  groups->load_status_ = LoadGroupTables(&records);
+  const std::vector<GroupRecord> *stored = catalog.stored_groups();
+  const std::vector<uint32_t> *positions = catalog.stored_member_positions();
+  size_t first_position = 0;  // of the group's members in *positions
+  if (stored && !RuntimeGroupTablesNamed()) {
+    records = *stored;  // restored from the cache: what parsing the compiled-in tables gives
+    groups->from_cache_ = true;
+  } else {
+    groups->load_status_ = LoadGroupTables(&records);
+  }
   groups->groups_.reserve(records.size());
   for (GroupRecord &record : records) {
     ResolvedGroup group;
-    for (const std::string &name : record.members) {
-      const CatalogEvent *event = catalog.FindName(name);
+    for (size_t i = 0; i < record.members.size(); ++i) {
+      const std::string &name = record.members[i];
+      // Restored groups come with where their members were stored: no name index to build.
+      const CatalogEvent *event =
+          groups->from_cache_ ? catalog.FindStoredMember(name, (*positions)[first_position + i])
+                              : catalog.FindName(name);
       if (!event) {
         group.missing_member = name;
         group.members.clear();
@@ -45,6 +55,7 @@ std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
       }
       group.members.push_back(event);
     }
+    first_position += record.members.size();
     group.status = GroupStatus(group.members);
     group.record = std::move(record);
     if (Listable(group, catalog)) {
@@ -53,7 +64,9 @@ std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
     }
     groups->groups_.push_back(std::move(group));
   }
-  const CatalogEvent *filler = catalog.FindName(kFillerEvent);
+  const CatalogEvent *filler =
+      groups->from_cache_ ? catalog.FindStoredMember(kFillerEvent, catalog.stored_filler_position())
+                          : catalog.FindName(kFillerEvent);
   if (filler && static_cast<size_t>(filler->id) < catalog.listed_count()) groups->filler_ = filler;
   return groups;
 }

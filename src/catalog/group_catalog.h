@@ -32,6 +32,10 @@ struct ResolvedGroup {
   EventStatus status = EventStatus::kUnverified;
 };
 
+// The event a listed group names on its free counters (GroupCatalog::FillerFor), when the
+// catalog has it.
+constexpr const char *kFillerEvent = "cpu-migrations";
+
 // The status a group of these members gets (see ResolvedGroup::status).
 EventStatus GroupStatus(const std::vector<const CatalogEvent *> &members);
 
@@ -57,9 +61,13 @@ class GroupCatalog {
   // member if the catalog lacks it. Counting a group by id never opens it.
   const CatalogEvent *FillerFor(const ResolvedGroup &group) const;
   const ResolvedGroup *FindName(const std::string &short_name) const;
+  // Whether the records came from the catalog cache (Catalog::stored_groups) rather than from
+  // parsing the tables.
+  bool from_cache() const { return from_cache_; }
 
  private:
   GroupCatalog() = default;
+  bool from_cache_ = false;
   Status load_status_;
   std::vector<ResolvedGroup> groups_;
   std::vector<size_t> by_id_;  // by_id_[id]: position in groups_

@@ -15,4 +15,12 @@ constexpr const char *kGroupsDirVariable = "PMAPI_GROUPS_DIR";
 // the records are then still the usable ones (a bad file contributes nothing).
 Status LoadGroupTables(std::vector<GroupRecord> *records);
 
+// The compiled-in groups/*.grp alone, whatever $PMAPI_GROUPS_DIR says: what the catalog cache
+// stores (it holds nothing the environment chose).
+Status LoadCompiledGroupTables(std::vector<GroupRecord> *records);
+
+// Whether $PMAPI_GROUPS_DIR names a directory (is set and not ""): then the groups depend on the
+// environment, and the compiled-in ones the catalog cache stores are not the whole story.
+bool RuntimeGroupTablesNamed();
+
 }  // namespace pmapi

@@ -2,6 +2,7 @@
 #include "catalog/id_order.h"
 
 #include <fnmatch.h>
+#include <string.h>
 
 namespace pmapi {
 namespace {
@@ -22,9 +23,37 @@ std::vector<std::string> SplitPatterns(const std::string &patterns) {
   return pieces;
 }
 
-bool MatchesAny(const std::string &name, const std::vector<std::string> &patterns) {
-  for (const std::string &pattern : patterns) {
-    if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+// A pattern whose one wildcard is a final '*' ("sched:*") matches exactly the names it begins
+// with: those are compared as a prefix, as fnmatch would decide but without its cost (matching
+// ~2300 tracepoints against the default patterns with fnmatch took ~80 us of each
+// pm_initialize here).
+struct Pattern {
+  std::string text;
+  size_t prefix = std::string::npos;  // the length to compare, or npos: ask fnmatch
+};
+
+std::vector<Pattern> Compile(const std::vector<std::string> &texts) {
+  std::vector<Pattern> patterns;
+  for (const std::string &text : texts) {
+    Pattern pattern{text};
+    if (!text.empty() && text.find_first_of("*?[\\") == text.size() - 1 && text.back() == '*') {
+      pattern.prefix = text.size() - 1;
+    }
+    patterns.push_back(std::move(pattern));
+  }
+  return patterns;
+}
+
+bool MatchesAny(const std::string &name, const std::vector<Pattern> &patterns) {
+  for (const Pattern &pattern : patterns) {
+    if (pattern.prefix != std::string::npos) {
+      if (name.size() >= pattern.prefix &&
+          memcmp(name.data(), pattern.text.data(), pattern.prefix) == 0) {
+        return true;
+      }
+    } else if (fnmatch(pattern.text.c_str(), name.c_str(), 0) == 0) {
+      return true;
+    }
   }
   return false;
 }
@@ -32,13 +61,13 @@ bool MatchesAny(const std::string &name, const std::vector<std::string> &pattern
 }  // namespace
 
 bool MatchesAnyPattern(const std::string &name, const std::string &patterns) {
-  return MatchesAny(name, SplitPatterns(patterns));
+  return MatchesAny(name, Compile(SplitPatterns(patterns)));
 }
 
 IdOrder OrderIds(const std::vector<CatalogEvent> &events, size_t table_position, size_t table_count,
                  const std::string &extra_tracepoints, size_t listed_bound) {
-  std::vector<std::string> default_patterns = SplitPatterns(kDefaultTracepointPatterns);
-  std::vector<std::string> extra_patterns = SplitPatterns(extra_tracepoints);
+  const std::vector<Pattern> default_patterns = Compile(SplitPatterns(kDefaultTracepointPatterns));
+  const std::vector<Pattern> extra_patterns = Compile(SplitPatterns(extra_tracepoints));
   std::vector<size_t> hardware, software, sysfs, default_tracepoints, extra_tracepoints_found,
       other_tracepoints;
   for (size_t position = 0; position < events.size(); ++position) {

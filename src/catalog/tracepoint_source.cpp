@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "base/kernel.h"
 #include "catalog/id_ranges.h"
@@ -22,6 +25,8 @@ TracepointList ListTracepoints() {
     }
   }
   if (list.tracefs_root.empty()) return list;
+  // One line a tracepoint: sized once, not grown ~12 times through fresh memory.
+  list.names.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -34,6 +39,13 @@ TracepointList ListTracepoints() {
     start = end + 1;
   }
   return list;
+}
+
+bool TracefsReadable() {
+  for (const char *root : kTracefsRoots) {
+    if (CurrentKernel().Access(std::string(root) + "/available_events", R_OK) == 0) return true;
+  }
+  return false;
 }
 
 Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name,

@@ -23,6 +23,9 @@ struct TracepointList {
 // Tries /sys/kernel/tracing, then /sys/kernel/debug/tracing.
 TracepointList ListTracepoints();
 
+// Whether ListTracepoints could read a tracepoint list now (access(2) alone, no read).
+bool TracefsReadable();
+
 // Catalog events for the listed tracepoints, ids from kFirstTracepointId; one class probe
 // decides all their statuses.
 void AddTracepointEvents(TracepointList list, StatusProbe *probe,
