@@ -456,6 +456,62 @@ TEST_F(Groups, AThirdPartyProcessLevelGroupIncludesTheTargetsExistingThreads) {
   EXPECT_EQ(pm_delete_program_pgroup(child, child, 0), 0);
 }
 
+// A target that starts a thread while its group is being opened, between the leader's open and
+// a member's: the thread copies the group as it was then, and the kernel refuses every group
+// read (ECHILD) while that thread lives. The set opens the group anew instead; the thread,
+// started before the set returned, is not a member.
+TEST_F(Groups, AThreadStartedWhileTheGroupOpensLeavesItReadable) {
+  CallingChild target([] { std::thread([] { pause(); }).detach(); });
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
+  FakeKernel kernel;
+  bool started = false;
+  kernel.SetPerfEventOpenHook([&](const perf_event_attr &attr) {
+    // A member of the target's group (the leader is opened disabled): the thread starts now.
+    if (attr.inherit && !attr.disabled && !started) started = target.Go();
+    return 0;
+  });
+  ScopedKernel scoped(&kernel);
+  pm_prog_t prog = MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")},
+                               PM_USER | PM_KERNEL | PM_COUNT);
+  ASSERT_EQ(pm_set_program_group(child, child, &prog), 0);
+  ASSERT_TRUE(started);
+  ASSERT_TRUE(target.Calls(25));
+  pm_data_t data;
+  const int rc = pm_get_data_group(child, child, &data);
+  ASSERT_EQ(rc, 0) << pm_strerror("pm_get_data_group", rc);
+  EXPECT_EQ(data.accu[0], 25);
+  EXPECT_EQ(data.accu[1], 0);
+  EXPECT_EQ(pm_delete_program_group(child, child), 0);
+}
+
+// A target that starts a thread during every attempt: the set gives up, says what to do, and
+// leaves nothing open. (The kernel shows such a thread either way: a partial copy, or a member
+// refused with EINVAL when the thread took the group's context along.)
+TEST_F(Groups, ATargetThatKeepsStartingThreadsFailsTheSetCleanly) {
+  CallingChild target([] { std::thread([] { pause(); }).detach(); });
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
+  FakeKernel kernel;
+  int started = 0;
+  kernel.SetPerfEventOpenHook([&](const perf_event_attr &attr) {
+    if (attr.inherit && !attr.disabled) started += target.Go();
+    return 0;
+  });
+  ScopedKernel scoped(&kernel);
+  pm_prog_t prog = MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")},
+                               PM_USER | PM_KERNEL | PM_COUNT);
+  const int rc = pm_set_program_group(child, child, &prog);
+  EXPECT_NE(rc, 0);
+  EXPECT_GT(started, 1) << "opened anew before giving up";
+  const std::string message = pm_strerror("set", rc);
+  EXPECT_NE(message.find("stop the target"), std::string::npos) << message;
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_group(child, child, &data), Pmapi_NoSetProg);
+  EXPECT_EQ(pm_get_data_thread(child, child, &data), Pmapi_NoSetProg);
+  EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
+}
+
 TEST_F(Groups, BadThirdPartyCallsGetCodes) {
   pm_prog_t prog = Program();
   pm_data_t data;

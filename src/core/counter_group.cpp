@@ -25,21 +25,45 @@ constexpr uint64_t kReadFormat =
 // under ThreadSanitizer with the suite beside it half a second once fell short.
 constexpr uint64_t kEchildRetryNanos = 2'000'000'000;
 
+// How many times Open opens an inherited group anew when a thread of the target started while
+// the group was being opened (see WholeOnEveryCopy).
+constexpr int kOpenAttempts = 4;
+
+// The attributes of `event` in a group on `target`.
+perf_event_attr GroupAttr(const ProgrammedEvent &event, const GroupTarget &target, bool leader) {
+  perf_event_attr attr = event.attr;
+  attr.read_format = kReadFormat;
+  attr.inherit = target.inherit;
+  // The leader holds the group disabled until Enable(); pinning it means the
+  // kernel either counts every event all the time or reports the group as
+  // unschedulable, never a silent multiplexed share.
+  attr.disabled = leader;
+  attr.pinned = leader;
+  return attr;
+}
+
+// Whether `attr`, opened alone and disabled on `target`, opens.
+bool OpensAlone(perf_event_attr attr, const GroupTarget &target) {
+  attr.disabled = 1;
+  attr.pinned = 0;
+  Kernel &kernel = CurrentKernel();
+  const int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, -1);
+  if (fd < 0) return false;
+  kernel.Close(fd);
+  return true;
+}
+
 // Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
 // privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
-// the same event opens with nothing excluded.
-Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, perf_event_attr attr,
-                   int err) {
+// the event alone fails as asked and opens with nothing excluded.
+Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool leader, int err) {
   const std::string what = "cannot open event " + event.name + " (counter " +
                            std::to_string(event.counter) + ") on " + target.description;
-  if (err == EINVAL && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv)) {
+  perf_event_attr attr = GroupAttr(event, target, leader);
+  if (err == EINVAL && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv) &&
+      !OpensAlone(attr, target)) {
     attr.exclude_user = attr.exclude_kernel = attr.exclude_hv = 0;
-    attr.disabled = 1;
-    attr.pinned = 0;
-    Kernel &kernel = CurrentKernel();
-    const int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, -1);
-    if (fd >= 0) {
-      kernel.Close(fd);
+    if (OpensAlone(attr, target)) {
       // NoHardware, as for any event the kernel cannot count as asked: a tool that counts
       // events one by one (pmcount) then marks this one and counts the others.
       return Status(Pmapi_NoHardware,
@@ -47,6 +71,12 @@ Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, perf
                         ": its PMU cannot exclude a privilege level, it counts all of them "
                         "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
     }
+  }
+  if (err == EINVAL && target.inherit && !leader) {
+    return StatusFromErrno(err, what +
+                                    ": the kernel also refuses a member so while the target "
+                                    "starts threads; if it does, stop the target while "
+                                    "setting its program");
   }
   return StatusFromErrno(err, what);
 }
@@ -98,24 +128,49 @@ CounterGroup &CounterGroup::operator=(CounterGroup &&other) noexcept {
 }
 
 Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
+  for (int attempt = 1;; ++attempt) {
+    size_t failed = 0;
+    const int err = OpenOnce(program, target, &failed);
+    const bool last = attempt == kOpenAttempts;
+    if (err == 0) {
+      if (WholeOnEveryCopy(target)) break;
+      Close();
+      if (!last) continue;
+      return StatusFromErrno(
+          ECHILD, {"cannot set the counters on ", description_.c_str(),
+                   ": its threads kept starting while the group was opened, and a thread that "
+                   "starts midway copies only part of the group, which the kernel refuses to "
+                   "read; stop the target while setting its program (as AIX requires of "
+                   "third-party calls)"});
+    }
+    // A thread the target starts meanwhile may take the group's kernel context with it, and
+    // the kernel then refuses the next member with EINVAL: open anew. A member the kernel
+    // refuses for good fails every attempt, and then says why.
+    if (err == EINVAL && failed > 0 && target.inherit && !last) continue;
+    return OpenFailure(program.events()[failed], target, failed == 0, err);
+  }
+  MapPages(program, target);
+  return Status::Ok();
+}
+
+bool CounterGroup::WholeOnEveryCopy(const GroupTarget &target) const {
+  if (!target.inherit || fds_.size() < 2) return true;
+  GroupReading reading(GroupReading::kToBeFilled);
+  return CurrentKernel().Read(fds_[0], &reading, read_size_) != -ECHILD;
+}
+
+int CounterGroup::OpenOnce(const Program &program, const GroupTarget &target, size_t *failed) {
   Close();
   description_ = target.description;
   Kernel &kernel = CurrentKernel();
   for (const ProgrammedEvent &event : program.events()) {
-    perf_event_attr attr = event.attr;
-    attr.read_format = kReadFormat;
-    attr.inherit = target.inherit;
     const bool leader = fds_.empty();
-    // The leader holds the group disabled until Enable(); pinning it means the
-    // kernel either counts every event all the time or reports the group as
-    // unschedulable, never a silent multiplexed share.
-    attr.disabled = leader;
-    attr.pinned = leader;
-    int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, leader ? -1 : fds_[0]);
+    const int fd = kernel.PerfEventOpen(GroupAttr(event, target, leader), target.pid, target.cpu,
+                                        leader ? -1 : fds_[0]);
     if (fd < 0) {
-      Status status = OpenFailure(event, target, attr, -fd);
+      *failed = fds_.size();
       Close();
-      return status;
+      return -fd;
     }
     fds_.push_back(fd);
   }
@@ -123,8 +178,7 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
   // closes of these tracepoints then skip the kernel's grace period.
   for (const ProgrammedEvent &event : program.events()) AnchorTracepoint(event.attr);
   read_size_ = sizeof(uint64_t) * (3 + fds_.size());
-  MapPages(program, target);
-  return Status::Ok();
+  return 0;
 }
 
 void CounterGroup::MapPages(const Program &program, const GroupTarget &target) {

@@ -55,7 +55,9 @@ class CounterGroup {
   CounterGroup &operator=(const CounterGroup &) = delete;
 
   // Opens every event of `program` on `target`, disabled. On failure nothing
-  // stays open and the status names the event and the target.
+  // stays open and the status names the event and the target. An inherited
+  // group is opened anew when a thread the target started meanwhile copied only
+  // part of it (WholeOnEveryCopy) or made the kernel refuse a member.
   Status Open(const Program &program, const GroupTarget &target);
 
   Status Enable() const;
@@ -92,6 +94,14 @@ class CounterGroup {
   uint64_t page_fallbacks() const { return page_fallbacks_; }
 
  private:
+  // One attempt: 0, or the errno of the event at index *failed, with nothing left open.
+  int OpenOnce(const Program &program, const GroupTarget &target, size_t *failed);
+  // Whether every copy of an inherited group has all of its events. A thread
+  // the target starts between the leader's open and the last member's copies
+  // the group as it was then; the kernel then refuses every group read (ECHILD)
+  // for as long as that thread lives. One read right after the opens finds
+  // such a copy: later threads copy the whole group.
+  bool WholeOnEveryCopy(const GroupTarget &target) const;
   Status Control(unsigned long request, const char *what) const;
   void MapPages(const Program &program, const GroupTarget &target);
   void UnmapPages();

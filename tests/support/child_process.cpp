@@ -31,6 +31,9 @@ void CallingChild::Start() {
     // threads, whose locks the child inherits held.
     close(command[1]);
     close(done[0]);
+    // Ready: whatever starts in a child on its own (ThreadSanitizer's background thread) has
+    // started, so that it is not a thread the test sees appear while it sets counters.
+    if (write(done[1], "r", 1) != 1) _exit(1);
     long n;
     while (read(command[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) {
       if (n == kRunBody) {
@@ -46,7 +49,8 @@ void CallingChild::Start() {
   close(done[1]);
   command_ = command[1];
   done_ = done[0];
-  if (pid_ < 0) Finish();
+  char ready;
+  if (pid_ < 0 || read(done_, &ready, 1) != 1) Finish();
 }
 
 CallingChild::~CallingChild() {
