@@ -98,9 +98,11 @@ TEST_F(NetbsdGetInfo, PrivilegeFlagsSelectWhatCounts) {
   ASSERT_EQ(Configure(0, faults, PMC_CFG_USER), 0);
   ASSERT_EQ(Configure(1, faults, PMC_CFG_KERNEL), 0);
   ASSERT_EQ(Configure(3, faults), 0);
-  for (int ctr : {0, 1, 3}) ASSERT_EQ(Op(ctr, PMC_OP_START), 0);
+  // Counter 3 counts around the others, so that a fault of their own starts and stops (a
+  // sanitizer's allocator touching a fresh page) falls inside its window too.
+  for (int ctr : {3, 0, 1}) ASSERT_EQ(Op(ctr, PMC_OP_START), 0);
   TouchFreshPages(64);
-  for (int ctr : {0, 1, 3}) ASSERT_EQ(Op(ctr, PMC_OP_STOP), 0);
+  for (int ctr : {1, 0, 3}) ASSERT_EQ(Op(ctr, PMC_OP_STOP), 0);
   EXPECT_GE(Value(0), 64u);
   EXPECT_LT(Value(1), 64u);
   EXPECT_GE(Value(3), Value(0)) << "flags 0 counts every level, as NetBSD did";
