@@ -502,13 +502,43 @@ TEST_F(Groups, ATargetThatKeepsStartingThreadsFailsTheSetCleanly) {
   pm_prog_t prog = MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")},
                                PM_USER | PM_KERNEL | PM_COUNT);
   const int rc = pm_set_program_group(child, child, &prog);
-  EXPECT_NE(rc, 0);
+  EXPECT_EQ(rc, Pmapi_KernelError);
   EXPECT_GT(started, 1) << "opened anew before giving up";
   const std::string message = pm_strerror("set", rc);
   EXPECT_NE(message.find("stop the target"), std::string::npos) << message;
   pm_data_t data;
   EXPECT_EQ(pm_get_data_group(child, child, &data), Pmapi_NoSetProg);
   EXPECT_EQ(pm_get_data_thread(child, child, &data), Pmapi_NoSetProg);
+  EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
+}
+
+// A member the kernel refuses with EINVAL for good (not a thread's passing): the set tries each
+// attempt, then reports the refusal itself, not a PMU that cannot exclude a mode, since the
+// event opens alone as asked.
+TEST_F(Groups, AMemberRefusedAtEveryAttemptIsReportedAfterTheLast) {
+  FakeKernel kernel;
+  int leaders = 0;
+  kernel.SetPerfEventOpenHook([&](const perf_event_attr &attr) {
+    if (!attr.inherit) return 0;
+    leaders += attr.pinned;  // only a group's leader is pinned
+    return attr.disabled ? 0 : EINVAL;
+  });
+  ScopedKernel scoped(&kernel);
+  pm_prog_t prog =
+      MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")}, PM_USER | PM_COUNT);
+  // One group to attempt: without the fork counter, the set has no second program to try.
+  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
+  const int rc = pm_set_program_mygroup(&prog);
+  unsetenv("PMAPI_NO_FORK_COUNTER");
+  EXPECT_EQ(rc, Pmapi_KernelError);
+  EXPECT_EQ(leaders, 4) << "four attempts";
+  const std::string message = pm_strerror("set", rc);
+  EXPECT_NE(message.find("EINVAL"), std::string::npos) << message;
+  EXPECT_NE(message.find("stop the target"), std::string::npos) << message;
+  EXPECT_EQ(message.find("cannot exclude"), std::string::npos) << message;
+  pm_data_t data;
+  EXPECT_EQ(pm_get_data_mygroup(&data), Pmapi_NoSetProg);
+  EXPECT_EQ(pm_get_data_mythread(&data), Pmapi_NoSetProg);
   EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
 }
 
