@@ -2,19 +2,16 @@
 // comma-separated list of catalog event names, looked up by name through
 // pm_initialize so that catalog ids may change under us.
 #include "event_set.h"
+#include "events_file.h"
 #include "metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <fstream>
-#include <sstream>
-
 namespace hpm {
 namespace {
 
-constexpr const char *kEventsFile = "libHPMevents";
 // Defaults, first that programs: the portable hardware group, then the
 // software group that counts on machines without a PMU, then one event.
 const char *const kDefaults[] = {"pm_basic", "pm_sw_basic", "task-clock"};
@@ -182,26 +179,24 @@ bool Program(EventSet *set, std::string *why) {
   return true;
 }
 
-// The requested set and where it came from; empty when nothing asks.
-std::string Request(std::string *source) {
+// The requested set and where it came from; empty when nothing asks. A
+// libHPMevents file that cannot be used leaves `refused` saying why.
+std::string Request(std::string *source, std::string *refused) {
   const char *env = getenv("HPM_EVENT_SET");
   if (env && *env) {
     *source = "HPM_EVENT_SET";
     return env;
   }
-  std::ifstream file(kEventsFile);
-  if (file) {
-    std::ostringstream text;
-    std::string line;
-    while (std::getline(file, line)) {
-      size_t hash = line.find('#');
-      if (hash != std::string::npos) line.resize(hash);
-      text << line << '\n';
-    }
-    *source = kEventsFile;
-    return Trim(text.str());
+  std::string text;
+  switch (ReadEventsFile(&text, refused)) {
+    case EventsFile::kAbsent:
+    case EventsFile::kRefused:
+      return "";
+    case EventsFile::kRead:
+      break;
   }
-  return "";
+  *source = kEventsFileName;
+  return Trim(text);
 }
 
 }  // namespace
@@ -209,17 +204,24 @@ std::string Request(std::string *source) {
 bool ChooseAndProgram(EventSet *out) {
   const Catalog &c = LoadCatalog();
   if (!c.ok) return false;
-  std::string source;
-  std::string request = Request(&source);
-  if (!request.empty() || !source.empty()) {
+  std::string source, refused;
+  std::string request = Request(&source, &refused);
+  if (!refused.empty()) {
+    fprintf(stderr, "libhpm: %s; counting the defaults instead\n", refused.c_str());
+  } else if (!request.empty() || !source.empty()) {
     std::string why;
     if (Resolve(c, request, out, &why) && Program(out, &why)) {
       out->source = source;
       AttachMetrics(out);
       return true;
     }
+    // On one line: a libHPMevents file may put one name a line.
+    std::string shown = request;
+    for (char &ch : shown) {
+      if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+    }
     fprintf(stderr, "libhpm: %s '%s': %s; counting the defaults instead\n", source.c_str(),
-            request.c_str(), why.c_str());
+            shown.c_str(), why.c_str());
   }
   std::string last_why;
   for (const char *fallback : kDefaults) {

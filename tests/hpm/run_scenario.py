@@ -180,10 +180,27 @@ def case(name, program, helper):
         report, _, _ = run(program, ["ten_calls"], {"HPM_EVENT_SET": "task-clock"},
                            events_file=GETPPID + "\n")
         expect(report["events"] == ["task-clock"], report["events"])
+    elif name == "event_set_file_fifo":
+        # Opening a FIFO for reading blocks until a writer comes: hpmInit must not open it.
+        report, _, stderr = run(program, ["ten_calls"], {}, events_file=os.mkfifo, timeout=20)
+        message_once(stderr, "libHPMevents (in the working directory) is a FIFO, not a regular "
+                     "file; counting the defaults instead")
+        expect(report["event_source"] == "defaults", report["event_source"])
+        expect(section(report, 1)["calls"] == 1, "the section is still there")
+    elif name == "event_set_file_nul":
+        # A NUL byte cut the request short in the message; now it is refused with its line.
+        report, _, stderr = run(program, ["ten_calls"], {},
+                                events_file=f"# events\ntask-clock\n{GETPPID}\0junk\n")
+        message_once(stderr, "libhpm: libHPMevents:3: holds a NUL byte; the file must be text: "
+                     "group or event names separated by commas, blanks or lines; counting the "
+                     "defaults instead")
+        expect(report["event_source"] == "defaults", report["event_source"])
+        expect(section(report, 1)["calls"] == 1, "the section is still there")
     elif name == "event_set_bad":
         for env_value, file_text, source in (("no_such_event", None, "HPM_EVENT_SET"),
                                              ("99999999", None, "HPM_EVENT_SET"),
-                                             (None, "bogus_event task-clock\n", "libHPMevents")):
+                                             (None, "bogus_event\ntask-clock\n",
+                                              "libHPMevents 'bogus_event task-clock'")):
             report, _, stderr = run(program, ["ten_calls"],
                                     {"HPM_EVENT_SET": env_value} if env_value else {},
                                     events_file=file_text)
