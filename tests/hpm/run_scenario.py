@@ -180,6 +180,25 @@ def case(name, program, helper):
         report, _, _ = run(program, ["ten_calls"], {"HPM_EVENT_SET": "task-clock"},
                            events_file=GETPPID + "\n")
         expect(report["events"] == ["task-clock"], report["events"])
+    elif name == "event_set_group_in_list":
+        # A group with other events: libhpm counts a group or a list; the message says so and
+        # lists the group's events (it called the group unknown).
+        number = subprocess.run([helper, "group", "pm_sw_basic"], capture_output=True, text=True,
+                                check=True).stdout.split()[0]
+        why = ("and a group cannot be combined with other events; "
+               "name the group alone or list its events (task-clock,context-switches,"
+               "cpu-migrations,page-faults); counting the defaults instead")
+        for env_value, file_text, shown in (
+                ("pm_sw_basic,task-clock", None, "HPM_EVENT_SET 'pm_sw_basic,task-clock'"),
+                (f"task-clock {number}", None, f"HPM_EVENT_SET 'task-clock {number}'"),
+                (None, "task-clock\npm_sw_basic\n", "libHPMevents 'task-clock pm_sw_basic'")):
+            report, _, stderr = run(program, ["ten_calls"],
+                                    {"HPM_EVENT_SET": env_value} if env_value else {},
+                                    events_file=file_text)
+            named = (f"'{number}' is the group pm_sw_basic" if env_value and number in env_value
+                     else "'pm_sw_basic' is a group")
+            message_once(stderr, f"libhpm: {shown}: {named}, {why}")
+            expect(report["event_source"] == "defaults", report["event_source"])
     elif name == "event_set_file_fifo":
         # Opening a FIFO for reading blocks until a writer comes: hpmInit must not open it.
         report, _, stderr = run(program, ["ten_calls"], {}, events_file=os.mkfifo, timeout=20)
