@@ -96,6 +96,6 @@ step "libhpm.so's run path"
 # A client's own run path (DT_RUNPATH, what the linker writes by default) is
 # not searched for libhpm's dependencies: libhpm must carry one to its directory.
 runpath=$(readelf -d "$lib/libhpm.so" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
-[[ $runpath == '$ORIGIN' ]] || fail "libhpm.so's run path is '$runpath', expected \$ORIGIN"
+[[ $runpath == "\$ORIGIN" ]] || fail "libhpm.so's run path is '$runpath', expected \$ORIGIN"
 
 echo "hpm install client: all checks passed"
