@@ -11,8 +11,9 @@ target_compile_options(hpm_scenarios PRIVATE ${PMAPI_WARNINGS} -pedantic)
 
 # Each case counts its own thread's getppid calls only: cases may run at once.
 set(HPM_CASES nested threads threads_early get_counters event_set_names event_set_group_number
-    event_set_group_name event_set_file event_set_bad stop_without_start unbalanced out_of_range
-    more_sections mpi_rank terminate_twice before_init init_twice started_twice open_at_terminate)
+    event_set_group_name event_set_group_in_list event_set_file event_set_file_fifo
+    event_set_file_nul event_set_bad stop_without_start unbalanced out_of_range more_sections
+    mpi_rank terminate_twice before_init init_twice started_twice open_at_terminate fork_child)
 foreach(case ${HPM_CASES})
   add_test(NAME hpm.${case}
            COMMAND ${Python3_EXECUTABLE} ${HPM_TEST_DIR}/run_scenario.py ${case}

@@ -55,11 +55,14 @@ pc_libs=$(pkg-config --libs pmapi | xargs)
 
 step "shared client via pkg-config"
 # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
+# With a run path to the prefix, as for any library outside the loader's
+# search path; no LD_LIBRARY_PATH, which would hide a missing one.
 run_logged "$work/cc-shared.log" "$cc" "${cflags[@]}" "$client" \
-  $(pkg-config --cflags --libs pmapi) -ldl -o "$work/client_shared"
+  $(pkg-config --cflags --libs pmapi) "-Wl,-rpath,$(pkg-config --variable=libdir pmapi)" -ldl \
+  -o "$work/client_shared"
 readelf -d "$work/client_shared" | grep -q 'NEEDED.*libpmapi.so.0' ||
   fail "shared client does not depend on libpmapi.so.0"
-LD_LIBRARY_PATH=$lib "$work/client_shared" --dlsym "$prefix"
+env -u LD_LIBRARY_PATH "$work/client_shared" --dlsym "$prefix"
 
 step "static client via pkg-config --static"
 # -l:libpmapi.a picks the archive although libpmapi.so sits next to it;

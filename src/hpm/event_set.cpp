@@ -2,19 +2,16 @@
 // comma-separated list of catalog event names, looked up by name through
 // pm_initialize so that catalog ids may change under us.
 #include "event_set.h"
+#include "events_file.h"
 #include "metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <fstream>
-#include <sstream>
-
 namespace hpm {
 namespace {
 
-constexpr const char *kEventsFile = "libHPMevents";
 // Defaults, first that programs: the portable hardware group, then the
 // software group that counts on machines without a PMU, then one event.
 const char *const kDefaults[] = {"pm_basic", "pm_sw_basic", "task-clock"};
@@ -88,6 +85,53 @@ pm_prog_t EmptyProgram() {
   return prog;
 }
 
+// The group named `name` (its short name or its number), or null.
+const pm_groups_t *FindGroup(const Catalog &c, const std::string &name) {
+  for (int g = 0; g < c.groups.maxgroups; ++g) {
+    const pm_groups_t &group = c.groups.event_groups[g];
+    bool match = IsNumber(name) ? atol(name.c_str()) == group.group_id
+                                : strcmp(group.short_name, name.c_str()) == 0;
+    if (match) return &group;
+  }
+  return nullptr;
+}
+
+// The public lists name an event on every counter: the members on 0..n-1,
+// then a filler repeated on the free counters. A group names no event twice,
+// so counting each name once counts the members (and, in a group that lacks
+// the filler event, that event once more: a real count). The events are
+// programmed one by one, so every column is counted.
+void ProgramGroup(const Catalog &c, const pm_groups_t &group, EventSet *out) {
+  out->prog = EmptyProgram();
+  out->names.clear();
+  for (int k = 0; k < MAX_COUNTERS && group.events[k] != COUNT_NOTHING; ++k) {
+    const char *member = EventName(c, k, group.events[k]);
+    if (!member) break;
+    bool seen = false;
+    for (const std::string &earlier : out->names) seen = seen || earlier == member;
+    if (seen) break;
+    out->prog.events[k] = group.events[k];
+    out->names.push_back(member);
+  }
+  out->description =
+      "group " + std::string(group.short_name) + " (" + std::to_string(group.group_id) + ")";
+  out->group_id = group.group_id;
+}
+
+// Why `group` cannot be one name of a list: libhpm counts a group on counters 0..n-1 with its
+// formulas, or a list of events, one a counter; the message names the group's events.
+std::string GroupInList(const Catalog &c, const pm_groups_t &group, const std::string &name) {
+  EventSet members;
+  ProgramGroup(c, group, &members);
+  std::string list;
+  for (const std::string &member : members.names) list += (list.empty() ? "" : ",") + member;
+  std::string which =
+      name == group.short_name ? "a group" : std::string("the group ") + group.short_name;
+  return "'" + name + "' is " + which +
+         ", and a group cannot be combined with other events; name the group alone or list " +
+         "its events (" + list + ")";
+}
+
 // Resolves one request into `out` (program and names); on failure `why` says
 // what is wrong with it.
 bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::string *why) {
@@ -98,30 +142,8 @@ bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::s
   }
   if (names.size() == 1) {
     const std::string &name = names[0];
-    for (int g = 0; g < c.groups.maxgroups; ++g) {
-      const pm_groups_t &group = c.groups.event_groups[g];
-      bool match = IsNumber(name) ? atol(name.c_str()) == group.group_id
-                                  : strcmp(group.short_name, name.c_str()) == 0;
-      if (!match) continue;
-      // The public lists name an event on every counter: the members on
-      // 0..n-1, then a filler repeated on the free counters. A group names no
-      // event twice, so counting each name once counts the members (and, in a
-      // group that lacks the filler event, that event once more: a real count).
-      // The events are programmed one by one, so every column is counted.
-      out->prog = EmptyProgram();
-      out->names.clear();
-      for (int k = 0; k < MAX_COUNTERS && group.events[k] != COUNT_NOTHING; ++k) {
-        const char *member = EventName(c, k, group.events[k]);
-        if (!member) break;
-        bool seen = false;
-        for (const std::string &earlier : out->names) seen = seen || earlier == member;
-        if (seen) break;
-        out->prog.events[k] = group.events[k];
-        out->names.push_back(member);
-      }
-      out->description =
-          "group " + std::string(group.short_name) + " (" + std::to_string(group.group_id) + ")";
-      out->group_id = group.group_id;
+    if (const pm_groups_t *group = FindGroup(c, name)) {
+      ProgramGroup(c, *group, out);
       return true;
     }
     if (IsNumber(name)) {
@@ -151,8 +173,10 @@ bool Resolve(const Catalog &c, const std::string &request, EventSet *out, std::s
       }
     }
     if (placed < 0) {
-      *why =
-          "'" + names[k] + "' is no group or event of this machine's catalog (pmlist lists them)";
+      const pm_groups_t *group = FindGroup(c, names[k]);
+      *why = group ? GroupInList(c, *group, names[k])
+                   : "'" + names[k] +
+                         "' is no group or event of this machine's catalog (pmlist lists them)";
       return false;
     }
     if (static_cast<int>(k) != placed) {
@@ -182,26 +206,24 @@ bool Program(EventSet *set, std::string *why) {
   return true;
 }
 
-// The requested set and where it came from; empty when nothing asks.
-std::string Request(std::string *source) {
+// The requested set and where it came from; empty when nothing asks. A
+// libHPMevents file that cannot be used leaves `refused` saying why.
+std::string Request(std::string *source, std::string *refused) {
   const char *env = getenv("HPM_EVENT_SET");
   if (env && *env) {
     *source = "HPM_EVENT_SET";
     return env;
   }
-  std::ifstream file(kEventsFile);
-  if (file) {
-    std::ostringstream text;
-    std::string line;
-    while (std::getline(file, line)) {
-      size_t hash = line.find('#');
-      if (hash != std::string::npos) line.resize(hash);
-      text << line << '\n';
-    }
-    *source = kEventsFile;
-    return Trim(text.str());
+  std::string text;
+  switch (ReadEventsFile(&text, refused)) {
+    case EventsFile::kAbsent:
+    case EventsFile::kRefused:
+      return "";
+    case EventsFile::kRead:
+      break;
   }
-  return "";
+  *source = kEventsFileName;
+  return Trim(text);
 }
 
 }  // namespace
@@ -209,17 +231,24 @@ std::string Request(std::string *source) {
 bool ChooseAndProgram(EventSet *out) {
   const Catalog &c = LoadCatalog();
   if (!c.ok) return false;
-  std::string source;
-  std::string request = Request(&source);
-  if (!request.empty() || !source.empty()) {
+  std::string source, refused;
+  std::string request = Request(&source, &refused);
+  if (!refused.empty()) {
+    fprintf(stderr, "libhpm: %s; counting the defaults instead\n", refused.c_str());
+  } else if (!request.empty() || !source.empty()) {
     std::string why;
     if (Resolve(c, request, out, &why) && Program(out, &why)) {
       out->source = source;
       AttachMetrics(out);
       return true;
     }
+    // On one line: a libHPMevents file may put one name a line.
+    std::string shown = request;
+    for (char &ch : shown) {
+      if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+    }
     fprintf(stderr, "libhpm: %s '%s': %s; counting the defaults instead\n", source.c_str(),
-            request.c_str(), why.c_str());
+            shown.c_str(), why.c_str());
   }
   std::string last_why;
   for (const char *fallback : kDefaults) {

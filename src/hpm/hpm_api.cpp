@@ -1,6 +1,7 @@
 // The C entry points of libhpm: find the run, check the call, hand it to the
 // section code. Nothing here throws; a bad call is reported and ignored.
 #define LIBHPM_NO_MACROS
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,17 @@ bool LauncherRank(int *rank) {
   return false;
 }
 
+// A forked child goes on with the run in a process of its own (sections.h, ContinueInChild).
+void AfterForkInChild() {
+  if (Run *run = g_run.load(std::memory_order_acquire)) ContinueInChild(run);
+  ForgetWhatWasTold();
+}
+
+void WatchForks() {
+  static const bool registered = pthread_atfork(nullptr, nullptr, &AfterForkInChild) == 0;
+  if (!registered) fputs("libhpm: pthread_atfork failed: a forked child counts nothing\n", stderr);
+}
+
 }  // namespace
 
 Run *CurrentRun(const char *file, int line) {
@@ -60,6 +72,7 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
     Report(Misuse::kInitTwice, &running->misuse, file, line, -1);
     return;
   }
+  WatchForks();
   Run *run = new (std::nothrow) Run;
   if (!run) return;
   run->generation = g_generation.fetch_add(1) + 1;

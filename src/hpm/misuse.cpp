@@ -45,4 +45,8 @@ void Report(Misuse kind, MisuseCounts *counts, const char *file, int line, long 
           kTexts[k].message, which, where);
 }
 
+void ForgetWhatWasTold() {
+  for (std::atomic<bool> &said : g_said) said.store(false, std::memory_order_relaxed);
+}
+
 }  // namespace hpm

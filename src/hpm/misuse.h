@@ -30,4 +30,7 @@ const char *MisuseKey(Misuse kind);  // a name for the report: "stop_without_sta
 // time, with the caller's position when known and `id` when >= 0.
 void Report(Misuse kind, MisuseCounts *counts, const char *file, int line, long id);
 
+// In a forked child: a new process, told each kind afresh.
+void ForgetWhatWasTold();
+
 }  // namespace hpm

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <new>
+
 namespace hpm {
 namespace {
 
@@ -24,6 +26,7 @@ struct Frame {
 struct ThreadState {
   int generation = -1;  // the run this state belongs to
   bool counting = false;
+  bool forked = false;  // this process is a child forked since the thread last counted
   int depth = 0;
   int dropped = 0;  // starts beyond kMaxDepth, whose stops are ignored silently
   Frame frames[kMaxDepth];
@@ -31,22 +34,42 @@ struct ThreadState {
 
 thread_local ThreadState t_state;
 
-// The calling thread's state for `run`: on its first call in this run the
-// thread makes sure it has a _mythread context (threads started after hpmInit
-// inherit one; older threads are programmed here, once).
-ThreadState &StateFor(Run *run) {
-  ThreadState &t = t_state;
-  if (t.generation == run->generation) return t;
-  t.generation = run->generation;
-  t.depth = 0;
-  t.dropped = 0;
-  t.counting = false;
-  if (!run->counting) return t;
+// Gives the calling thread a _mythread context with the run's events, unless
+// it has one (inherited from its creator); true when it counts.
+bool HaveContext(Run *run) {
+  if (!run->counting) return false;
   pm_data_t data;
   int rc = pm_get_data_mythread(&data);
   if (rc == Pmapi_NoSetProg) rc = pm_set_program_mythread(&run->events.prog);
-  t.counting = rc == 0;
+  return rc == 0;
+}
+
+// The calling thread's state for `run`: on its first call in this run the
+// thread makes sure it has a _mythread context (threads started after hpmInit
+// inherit one; older threads are programmed here, once). So does the thread
+// of a forked child at its first call after the fork: libpmapi dropped the
+// child's copy of the context, and a read would fail with Pmapi_NoSetProg.
+ThreadState &StateFor(Run *run) {
+  ThreadState &t = t_state;
+  if (t.generation == run->generation && !t.forked) return t;
+  if (t.generation == run->generation) {  // forked: the open frames go on (ContinueInChild)
+    t.forked = false;
+    t.counting = HaveContext(run);
+    return t;
+  }
+  t.generation = run->generation;
+  t.forked = false;
+  t.depth = 0;
+  t.dropped = 0;
+  t.counting = HaveContext(run);
   return t;
+}
+
+bool IsOpen(const ThreadState &t, int id) {
+  for (int k = 0; k < t.depth; ++k) {
+    if (t.frames[k].id == id) return true;
+  }
+  return false;
 }
 
 void ReadCounts(const ThreadState &t, const Run *run, long long out[MAX_COUNTERS]) {
@@ -181,6 +204,45 @@ void StopAllSections(Run *run, const char *file, int line) {
   long long now[MAX_COUNTERS];
   ReadCounts(t, run, now);
   while (t.depth > 0) CloseTop(run, t, now, now_ns);
+}
+
+void ContinueInChild(Run *run) {
+  ThreadState &t = t_state;
+  bool mine = t.generation == run->generation;
+  // Another thread may have held the lock at the fork; it does not exist here.
+  new (&run->describe_lock) std::mutex;
+  for (int id = 0; id < run->num_sections; ++id) {
+    Section &s = run->sections[id];
+    if (s.described.load(std::memory_order_relaxed) == 0 && s.calls.load() == 0) continue;
+    // A section this thread has open goes on in the child; the others appear in the child's
+    // report only if the child starts them.
+    if (!(mine && IsOpen(t, id))) {
+      s.described.store(0, std::memory_order_relaxed);
+      s.threaded.store(false, std::memory_order_relaxed);
+    }
+    s.stop_line.store(0, std::memory_order_relaxed);
+    s.calls.store(0, std::memory_order_relaxed);
+    s.wall_ns.store(0, std::memory_order_relaxed);
+    s.exclusive_wall_ns.store(0, std::memory_order_relaxed);
+    for (int i = 0; i < MAX_COUNTERS; ++i) {
+      s.inclusive[i].store(0, std::memory_order_relaxed);
+      s.exclusive[i].store(0, std::memory_order_relaxed);
+    }
+  }
+  for (int k = 0; k < static_cast<int>(Misuse::kCount); ++k) {
+    run->misuse.counts[k].store(0, std::memory_order_relaxed);
+  }
+  if (!mine) return;
+  // The open sections count from here: the context the next call programs starts at 0.
+  long long now_ns = NowNs();
+  for (int k = 0; k < t.depth; ++k) {
+    Frame &f = t.frames[k];
+    memset(f.start, 0, sizeof f.start);
+    memset(f.child, 0, sizeof f.child);
+    f.start_ns = now_ns;
+    f.child_ns = 0;
+  }
+  t.forked = true;
 }
 
 bool ReadThreadCounts(Run *run, long long values[MAX_COUNTERS]) {

@@ -17,6 +17,12 @@ void StartSection(Run *run, int id, const char *label, size_t label_len, const c
 void StopSection(Run *run, int id, const char *file, int line);
 // Stops every section the calling thread still has open (at hpmTerminate).
 void StopAllSections(Run *run, const char *file, int line);
+// In a forked child, from a pthread_atfork handler (one thread, the one that
+// forked): the child's report holds what the child counts. Its section table
+// starts empty; the sections the thread has open go on, counted from the fork,
+// and the thread is programmed afresh at its next call (libpmapi dropped the
+// child's copy of its context). The parent's counts are the parent's.
+void ContinueInChild(Run *run);
 // The calling thread's counts since its context started; false (values
 // zeroed) when the thread counts nothing.
 bool ReadThreadCounts(Run *run, long long values[MAX_COUNTERS]);

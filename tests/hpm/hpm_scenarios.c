@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void getppid_calls(int n) {
@@ -216,6 +217,37 @@ static void open_at_terminate(void) {
   hpmTerminate(0);
 }
 
+/* A forked child counts in a context of its own, programmed at its first
+ * call: 5,000 calls in a new section, inside section 1, open at the fork. The
+ * parent's section 1 holds its own 100 + 100 calls only. Each writes a report. */
+static void fork_child(void) {
+  int status = -1;
+  pid_t child;
+  hpmInit(0, "fork_child");
+  hpmStart(1, "open at the fork");
+  getppid_calls(100);
+  fflush(stdout);
+  child = fork();
+  if (child == 0) {
+    long long values[MAX_COUNTERS] = {0};
+    hpmStart(2, "in the child");
+    getppid_calls(5000);
+    hpmStop(2);
+    hpmGetCounters(values);
+    EXPECT(values[0] == 5000);
+    hpmStop(1);
+    hpmTerminate(0);
+    printf("scenario fork_child: child finished\n");
+    _exit(failures ? 1 : 0);
+  }
+  EXPECT(child > 0);
+  EXPECT(waitpid(child, &status, 0) == child);
+  EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  getppid_calls(100);
+  hpmStop(1);
+  hpmTerminate(0);
+}
+
 static int print_group(const char *name) {
   pm_info2_t info;
   pm_groups_info_t groups;
@@ -254,6 +286,7 @@ int main(int argc, char **argv) {
       {"init_twice", init_twice},
       {"started_twice", started_twice},
       {"open_at_terminate", open_at_terminate},
+      {"fork_child", fork_child},
   };
   size_t i;
   if (argc == 3 && strcmp(argv[1], "group") == 0) return print_group(argv[2]);

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs the current build into a scratch prefix and builds libhpm's
-# examples against that tree only, the way users do: `pkg-config libhpm`
-# for the C one, and for the Fortran one (when a Fortran compiler is given).
-# Each is run and must write its report.  Also checks the installed files.
+# examples against that tree only, the way docs/libhpm.md says: `pkg-config
+# libhpm`, plus a run path to the prefix's libdir since it is no system
+# directory, for the C one and the Fortran one (when a Fortran compiler is
+# given).  Each is run without LD_LIBRARY_PATH, which would hide a library
+# that cannot find its own dependencies (libhpm.so needs libpmapi.so: its
+# $ORIGIN run path finds it), and must write its report.  Also checks the
+# installed files.
 #
 # usage: install_client.sh BUILD_DIR SOURCE_DIR LIBDIR C_COMPILER [FORTRAN_COMPILER]
 set -euo pipefail
@@ -40,11 +44,16 @@ soname=$(readelf -d "$lib/libhpm.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [[ -f $lib/pkgconfig/libhpm.pc ]] || fail "no pkgconfig/libhpm.pc"
 
 export PKG_CONFIG_PATH=$lib/pkgconfig
+unset LD_LIBRARY_PATH
 step "pkg-config metadata"
 pc_libs=$(pkg-config --libs libhpm | xargs)
 [[ $pc_libs == "-L$lib -lhpm -lpmapi" ]] || fail "Libs: '$pc_libs'"
 pc_cflags=$(pkg-config --cflags libhpm | xargs)
 [[ $pc_cflags == "-I$prefix/include/libpmapi" ]] || fail "Cflags: '$pc_cflags'"
+pc_libdir=$(pkg-config --variable=libdir libhpm)
+[[ $pc_libdir == "$lib" ]] || fail "libdir: '$pc_libdir'"
+# The link docs/libhpm.md gives for a prefix outside the loader's search path.
+rpath=-Wl,-rpath,$pc_libdir
 
 # The examples count getppid: exact numbers to check in the report.
 export HPM_EVENT_SET=syscalls:sys_enter_getppid,task-clock
@@ -65,11 +74,11 @@ step "C example via pkg-config"
 mkdir "$work/c"
 # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
 run_logged "$work/cc.log" "$cc" -std=c99 -Wall -Wextra -pedantic -Werror \
-  "$src/examples/hpm_sections.c" $(pkg-config --cflags --libs libhpm) -lpthread \
+  "$src/examples/hpm_sections.c" $(pkg-config --cflags --libs libhpm) "$rpath" -lpthread \
   -o "$work/c/hpm_sections"
 readelf -d "$work/c/hpm_sections" | grep -q 'NEEDED.*libhpm.so.0' ||
   fail "the C example does not depend on libhpm.so.0"
-(cd "$work/c" && LD_LIBRARY_PATH=$lib ./hpm_sections >/dev/null)
+(cd "$work/c" && ./hpm_sections >/dev/null) || fail "the C example did not run (log above)"
 check_report "$work/c" 1 1 1300
 check_report "$work/c" 7 4 1000
 
@@ -78,9 +87,15 @@ if [[ -n $fc ]]; then
   mkdir "$work/f"
   # shellcheck disable=SC2046
   run_logged "$work/fc.log" "$fc" -cpp -Wall -Werror "$src/examples/hpm_sections.f90" \
-    $(pkg-config --cflags --libs libhpm) -o "$work/f/hpm_sections_f90"
-  (cd "$work/f" && LD_LIBRARY_PATH=$lib ./hpm_sections_f90 >/dev/null)
+    $(pkg-config --cflags --libs libhpm) "$rpath" -o "$work/f/hpm_sections_f90"
+  (cd "$work/f" && ./hpm_sections_f90 >/dev/null) || fail "the Fortran example did not run"
   check_report "$work/f" 2 3 0
 fi
+
+step "libhpm.so's run path"
+# A client's own run path (DT_RUNPATH, what the linker writes by default) is
+# not searched for libhpm's dependencies: libhpm must carry one to its directory.
+runpath=$(readelf -d "$lib/libhpm.so" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
+[[ $runpath == "\$ORIGIN" ]] || fail "libhpm.so's run path is '$runpath', expected \$ORIGIN"
 
 echo "hpm install client: all checks passed"

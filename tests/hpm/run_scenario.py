@@ -28,8 +28,9 @@ def expect(cond, message):
         fail(message)
 
 
-def run(program, args, env=None, events_file=None, expect_exit=0, task=0):
-    """Runs the program in a fresh directory; returns (report json, text, stderr)."""
+def run_all(program, args, env=None, events_file=None, expect_exit=0, timeout=120):
+    """Runs the program in a fresh directory; returns ([(report json, text)], stderr), one
+    pair per process that wrote a report, checked for consistency."""
     with tempfile.TemporaryDirectory(prefix="hpm-test.") as work:
         full_env = dict(os.environ)
         full_env.pop("HPM_EVENT_SET", None)
@@ -37,30 +38,41 @@ def run(program, args, env=None, events_file=None, expect_exit=0, task=0):
                      "PMIX_RANK"):
             full_env.pop(name, None)
         full_env.update(env or {})
-        if events_file is not None:
+        if callable(events_file):
+            events_file(os.path.join(work, "libHPMevents"))
+        elif events_file is not None:
             with open(os.path.join(work, "libHPMevents"), "w") as f:
                 f.write(events_file)
-        proc = subprocess.run([program] + args, cwd=work, env=full_env, capture_output=True,
-                              text=True, timeout=120)
+        try:
+            proc = subprocess.run([program] + args, cwd=work, env=full_env, capture_output=True,
+                                  text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            fail(f"{program} {args} still running after {timeout} s")
         sys.stderr.write(proc.stderr)
         expect(proc.returncode == expect_exit,
                f"{program} {args} exited {proc.returncode}, expected {expect_exit}")
         expect("finished" in proc.stdout, "the program did not run to its end")
         texts = sorted(p for p in glob.glob(os.path.join(work, "perfhpm*")) if not p.endswith(".json"))
-        expect(len(texts) == 1, f"one text report expected, found {texts}")
-        text_path = texts[0]
-        expect(os.path.basename(text_path) == f"perfhpm{task}.{proc_pid(text_path)}",
-               f"report name {text_path}")
-        with open(text_path) as f:
-            text = f.read()
-        with open(text_path + ".json") as f:
-            report = json.load(f)  # well formed, or this raises
-        check_consistent(report, text)
-        return report, text, proc.stderr
+        reports = []
+        for text_path in texts:
+            with open(text_path) as f:
+                text = f.read()
+            with open(text_path + ".json") as f:
+                report = json.load(f)  # well formed, or this raises
+            expect(os.path.basename(text_path) == f"perfhpm{report['task']}.{report['pid']}",
+                   f"report name {text_path}")
+            check_consistent(report, text)
+            reports.append((report, text))
+        return reports, proc.stderr
 
 
-def proc_pid(path):
-    return os.path.basename(path).split(".")[1]
+def run(program, args, env=None, events_file=None, expect_exit=0, task=0, timeout=120):
+    """Runs the program in a fresh directory; returns (report json, text, stderr)."""
+    reports, stderr = run_all(program, args, env, events_file, expect_exit, timeout)
+    expect(len(reports) == 1, f"one text report expected, found {len(reports)}")
+    report, text = reports[0]
+    expect(report["task"] == task, f"report of task {report['task']}, expected {task}")
+    return report, text, stderr
 
 
 def check_consistent(report, text):
@@ -168,10 +180,46 @@ def case(name, program, helper):
         report, _, _ = run(program, ["ten_calls"], {"HPM_EVENT_SET": "task-clock"},
                            events_file=GETPPID + "\n")
         expect(report["events"] == ["task-clock"], report["events"])
+    elif name == "event_set_group_in_list":
+        # A group with other events: libhpm counts a group or a list; the message says so and
+        # lists the group's events (it called the group unknown).
+        number = subprocess.run([helper, "group", "pm_sw_basic"], capture_output=True, text=True,
+                                check=True).stdout.split()[0]
+        why = ("and a group cannot be combined with other events; "
+               "name the group alone or list its events (task-clock,context-switches,"
+               "cpu-migrations,page-faults); counting the defaults instead")
+        for env_value, file_text, shown in (
+                ("pm_sw_basic,task-clock", None, "HPM_EVENT_SET 'pm_sw_basic,task-clock'"),
+                (f"task-clock {number}", None, f"HPM_EVENT_SET 'task-clock {number}'"),
+                (None, "task-clock\npm_sw_basic\n", "libHPMevents 'task-clock pm_sw_basic'")):
+            report, _, stderr = run(program, ["ten_calls"],
+                                    {"HPM_EVENT_SET": env_value} if env_value else {},
+                                    events_file=file_text)
+            named = (f"'{number}' is the group pm_sw_basic" if env_value and number in env_value
+                     else "'pm_sw_basic' is a group")
+            message_once(stderr, f"libhpm: {shown}: {named}, {why}")
+            expect(report["event_source"] == "defaults", report["event_source"])
+    elif name == "event_set_file_fifo":
+        # Opening a FIFO for reading blocks until a writer comes: hpmInit must not open it.
+        report, _, stderr = run(program, ["ten_calls"], {}, events_file=os.mkfifo, timeout=20)
+        message_once(stderr, "libHPMevents (in the working directory) is a FIFO, not a regular "
+                     "file; counting the defaults instead")
+        expect(report["event_source"] == "defaults", report["event_source"])
+        expect(section(report, 1)["calls"] == 1, "the section is still there")
+    elif name == "event_set_file_nul":
+        # A NUL byte cut the request short in the message; now it is refused with its line.
+        report, _, stderr = run(program, ["ten_calls"], {},
+                                events_file=f"# events\ntask-clock\n{GETPPID}\0junk\n")
+        message_once(stderr, "libhpm: libHPMevents:3: holds a NUL byte; the file must be text: "
+                     "group or event names separated by commas, blanks or lines; counting the "
+                     "defaults instead")
+        expect(report["event_source"] == "defaults", report["event_source"])
+        expect(section(report, 1)["calls"] == 1, "the section is still there")
     elif name == "event_set_bad":
         for env_value, file_text, source in (("no_such_event", None, "HPM_EVENT_SET"),
                                              ("99999999", None, "HPM_EVENT_SET"),
-                                             (None, "bogus_event task-clock\n", "libHPMevents")):
+                                             (None, "bogus_event\ntask-clock\n",
+                                              "libHPMevents 'bogus_event task-clock'")):
             report, _, stderr = run(program, ["ten_calls"],
                                     {"HPM_EVENT_SET": env_value} if env_value else {},
                                     events_file=file_text)
@@ -180,6 +228,21 @@ def case(name, program, helper):
             expect(report["event_source"] == "defaults", report["event_source"])
             expect(report["events"], "the defaults count something")
             expect(section(report, 1)["calls"] == 1, "the section is still there")
+    elif name == "fork_child":
+        # The child is programmed afresh at its first call after the fork (libpmapi dropped
+        # its copy of the context) and reports what it counted; the parent's counts are its own.
+        reports, stderr = run_all(program, ["fork_child"], env)
+        expect(len(reports) == 2, f"a report from the parent and one from the child: {reports}")
+        expect(not [l for l in stderr.splitlines() if l.startswith("libhpm:")], "no message")
+        by_sections = {tuple(s["id"] for s in r["sections"]): r for r, _ in reports}
+        expect(set(by_sections) == {(1,), (1, 2)}, f"sections {list(by_sections)}")
+        parent, child = by_sections[(1,)], by_sections[(1, 2)]
+        expect(parent["pid"] != child["pid"], "two processes")
+        expect(counts(parent, 1) == (1, 200, 200), f"parent's section 1: {counts(parent, 1)}")
+        expect(counts(child, 2) == (1, 5000, 5000), f"child's section 2: {counts(child, 2)}")
+        expect(counts(child, 1) == (1, 5000, 0), f"child's section 1: {counts(child, 1)}")
+        bad_use(parent, "unbalanced", 0)
+        bad_use(child, "unbalanced", 0)
     elif name == "stop_without_start":
         report, _, stderr = run(program, [name], env)
         message_once(stderr, "not started")
