@@ -164,11 +164,11 @@ int Fail(const std::string& message) {
   return kFailed;
 }
 
-// The files to write, opened before anything runs (see output_file.h).
+// The files to write, opened before anything runs (see output_file.h); --raw has one per
+// region, that is per possible CPU, as the sampler makes them.
 struct Outputs {
   pmsample::OutputFile trace, pprof;
-  std::vector<pmsample::OutputFile>
-      raw;  // one per region: per possible CPU, as the sampler makes them
+  std::vector<pmsample::OutputFile> raw;
 };
 
 bool OpenOutputs(const Options& options, Outputs* outputs, std::string* error) {
