@@ -33,6 +33,18 @@ extern "C" __attribute__((noinline)) void SamplerForkHot(int64_t cpu_ns) {
 
 constexpr int64_t kPeriod = 100000;  // 100 us
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 zx_handle_t CreateStarted() {
   zx_sampler_config_t config{};
   config.period = kPeriod;
@@ -79,6 +91,7 @@ int ChildUsesTheInheritedHandle(zx_handle_t inherited) {
   if (zx_handle_close(inherited) != ZX_ERR_BAD_HANDLE) failed |= 8;
   if (PerfDescriptors() != 0) failed |= 16;
   if (MapsMention("zx_sampler_region")) failed |= 32;
+  if (kThreadSanitizer) return failed;  // it cannot start a thread after this fork
   // A session of its own works, and samples only what the child burns.
   zx_handle_t own = CreateStarted();
   SamplerForkHot(30000000);
