@@ -55,8 +55,9 @@ off_t FileSize(const std::string& path) {
 #define LEAF(n) \
   extern "C" __attribute__((noinline)) int BenchFrame##n(int x) { return x * (n + 3) + 1; }
 LEAF(0)
-LEAF(1) LEAF(2) LEAF(3) LEAF(4) LEAF(5) LEAF(6) LEAF(7) LEAF(8) LEAF(9) LEAF(10) LEAF(11) LEAF(12)
-    LEAF(13) LEAF(14) LEAF(15) int (*const kFrames[])(int) = {
+LEAF(1)
+LEAF(2) LEAF(3) LEAF(4) LEAF(5) LEAF(6) LEAF(7) LEAF(8) LEAF(9) LEAF(10) LEAF(11) LEAF(12) LEAF(13)
+    LEAF(14) LEAF(15) int (*const kFrames[])(int) = {
         BenchFrame0,  BenchFrame1,  BenchFrame2,  BenchFrame3, BenchFrame4,  BenchFrame5,
         BenchFrame6,  BenchFrame7,  BenchFrame8,  BenchFrame9, BenchFrame10, BenchFrame11,
         BenchFrame12, BenchFrame13, BenchFrame14, BenchFrame15};
@@ -99,7 +100,9 @@ double PprofSeconds(size_t samples, size_t* distinct_stacks) {
       &used, &error);
   pmsample::RunFacts facts;
   facts.period_ns = 100000;
-  bool ok = pmsample::WritePprof(recording, facts, path, &error);
+  // Made with O_EXCL and renamed into place: a link planted at the name in /tmp is replaced.
+  pmsample::OutputFile file;
+  bool ok = file.Open(path, &error) && pmsample::WritePprof(recording, facts, file, &error);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!ok) std::fprintf(stderr, "sampler_bench: %s\n", error.c_str());
   *distinct_stacks = recording.stacks().size();

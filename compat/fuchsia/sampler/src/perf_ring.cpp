@@ -36,6 +36,12 @@ PerfRing::~PerfRing() {
   if (fd_ >= 0) close(fd_);
 }
 
+void PerfRing::ForgetInChild() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  map_ = nullptr;
+}
+
 int PerfRing::Open(int cpu, size_t max_data_pages) {
   perf_event_attr attr = SessionAttributes();
   attr.type = PERF_TYPE_SOFTWARE;

@@ -29,6 +29,9 @@ class PerfRing {
   int Open(int cpu, size_t max_data_pages);
   int fd() const { return fd_; }
   int cpu() const { return cpu_; }
+  // In a child of fork: closes the descriptor's copy; the ring was never mapped here (perf
+  // mappings are not copied into a child), so it is not unmapped, and never drained.
+  void ForgetInChild();
 
   // Calls `each` with every complete record written since the last drain, in order.
   void Drain(const std::function<void(const perf_event_header&, const uint8_t*)>& each);

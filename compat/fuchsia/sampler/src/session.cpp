@@ -139,6 +139,16 @@ Session::~Session() {
   if (wake_fd_ >= 0) close(wake_fd_);
 }
 
+void Session::ForgetInChild() {
+  for (int fd : thread_events_) close(fd);
+  for (Region& region : regions_) {
+    if (region.ring) region.ring->ForgetInChild();
+    if (region.words) munmap(region.words, region.size);
+    if (region.memfd >= 0) close(region.memfd);
+  }
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
 zx_status_t Session::OpenThreadEvent(pid_t tid, int cpu, bool descendants, int* fd,
                                      std::string* error) {
   perf_event_attr attr = SessionAttributes();

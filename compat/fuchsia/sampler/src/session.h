@@ -35,6 +35,14 @@ class Session {
   zx_status_t MapRegion(uint32_t index, const void** data, size_t* size, std::string* error);
   void SetTaskEvents(zx_sampler_task_event_fn fn, void* context);
 
+  // In a child of fork, which holds none of its parent's sessions: closes the child's copies
+  // of the descriptors and unmaps its copies of the regions, and nothing else. The parent's
+  // events are not disabled (they are the parent's), the rings are not unmapped (the kernel
+  // does not copy perf mappings into a child) and the drainer is not joined (it is not in the
+  // child): the object is abandoned, never destroyed. Only system calls, as fork allows.
+  void ForgetInChild();
+  Session* next_forgotten = nullptr;  // the abandoned sessions of a child, kept reachable
+
  private:
   struct Region {
     int memfd = -1;

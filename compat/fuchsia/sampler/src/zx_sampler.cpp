@@ -1,5 +1,7 @@
 // The C entry points: one live session at most, found by its handle; every call validates in
 // Fuchsia's order, records why it failed for zx_sampler_last_error, and lets no exception out.
+// A child of fork holds none of its parent's sessions (see ForgetSessionInChild).
+#include <pthread.h>
 #include <time.h>
 
 #include <memory>
@@ -17,6 +19,33 @@ std::mutex g_mutex;  // the session's lifetime and state changes
 std::unique_ptr<zx_sampler::Session> g_session;
 thread_local std::string t_last_error;
 
+// After fork, in the child: the parent's session (its handle, for the message) and every
+// session abandoned so far, kept reachable rather than destroyed.
+int g_parents_handle = -1;
+zx_sampler::Session* g_forgotten = nullptr;
+
+// pthread_atfork: the session cannot be half-changed at the fork (g_mutex is held across
+// it), and the child forgets it. Closing a copy of a descriptor leaves the parent's event,
+// ring and region as they were, so nothing the child does reaches the parent's sampling; and
+// exit in the child no longer destroys a session whose drainer thread it does not have.
+void LockBeforeFork() { g_mutex.lock(); }
+void UnlockInParent() { g_mutex.unlock(); }
+void ForgetSessionInChild() {
+  if (g_session) {
+    g_parents_handle = g_session->handle();
+    g_session->ForgetInChild();
+    g_session->next_forgotten = g_forgotten;
+    g_forgotten = g_session.release();
+  }
+  g_mutex.unlock();
+}
+
+void WatchForks() {
+  static std::once_flag once;
+  std::call_once(once,
+                 [] { pthread_atfork(LockBeforeFork, UnlockInParent, ForgetSessionInChild); });
+}
+
 zx_status_t Fail(zx_status_t status, std::string message) {
   t_last_error = std::move(message);
   return status;
@@ -25,6 +54,12 @@ zx_status_t Fail(zx_status_t status, std::string message) {
 // The session for `handle` with g_mutex held, or the status Fuchsia returns: BAD_STATE when no
 // sampler exists, BAD_HANDLE when the handle is not the sampler's.
 zx_status_t Find(zx_handle_t handle, zx_sampler::Session** session) {
+  if (static_cast<int>(handle) == g_parents_handle &&
+      (!g_session || static_cast<int>(handle) != g_session->handle()))
+    return Fail(ZX_ERR_BAD_HANDLE,
+                "handle " + std::to_string(handle) +
+                    " is the parent process's sampler session: a child of fork holds none of "
+                    "its parent's sessions (create one of its own)");
   if (!g_session) return Fail(ZX_ERR_BAD_STATE, "no sampler session exists");
   if (static_cast<int>(handle) != g_session->handle())
     return Fail(ZX_ERR_BAD_HANDLE, "handle " + std::to_string(handle) +
@@ -80,12 +115,14 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_create(zx_handle_t resource, uint64_t o
       return Fail(ZX_ERR_INVALID_ARGS, "buffer_size must be 1 byte to 1 GiB");
     if (config->period < ZX_SAMPLER_MIN_PERIOD)
       return Fail(ZX_ERR_INVALID_ARGS, "period must be at least 10 us (10000 ns)");
+    WatchForks();
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_session) return Fail(ZX_ERR_ALREADY_EXISTS, "a sampler session already exists");
     std::unique_ptr<zx_sampler::Session> session;
     zx_status_t status = zx_sampler::Session::Create(*config, &session, &t_last_error);
     if (status != ZX_OK) return status;
     *session_out = static_cast<zx_handle_t>(session->handle());
+    if (session->handle() == g_parents_handle) g_parents_handle = -1;  // the number is reused
     g_session = std::move(session);
     return ZX_OK;
   });
@@ -120,14 +157,16 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_stop(zx_handle_t handle) {
 
 ZX_SAMPLER_EXPORT zx_status_t zx_handle_close(zx_handle_t handle) {
   return Guarded([&] {
-    std::unique_ptr<zx_sampler::Session> doomed;
-    {
-      std::lock_guard<std::mutex> lock(g_mutex);
-      if (!g_session || static_cast<int>(handle) != g_session->handle())
-        return Fail(ZX_ERR_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open here");
-      doomed = std::move(g_session);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    zx_sampler::Session* session = nullptr;
+    if (Find(handle, &session) != ZX_OK) {
+      if (static_cast<int>(handle) == g_parents_handle) return ZX_ERR_BAD_HANDLE;
+      return Fail(ZX_ERR_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open here");
     }
-    return ZX_OK;  // doomed's destructor stops, drains nothing more, and frees everything
+    // The destructor stops, drains nothing more and frees everything; under the lock, so a
+    // fork meanwhile sees the session whole or not at all.
+    g_session.reset();
+    return ZX_OK;
   });
 }
 

@@ -1,8 +1,11 @@
 // pmsample on a workload with known hot functions: its summary, its trace (magic first, every
-// record's size chaining to the end), its pprof profile as `go tool pprof` reads it, its raw
-// regions, new threads attached as they appear, -p on a running process, and bad usage.
+// record's size chaining to the end), its pprof profile as `go tool pprof` reads it (titled
+// after the program), its raw regions, new threads attached as they appear, -p on a running
+// process and on one that is gone, outputs checked before the command runs and never written
+// through another user's link, and bad usage.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -84,6 +87,26 @@ std::string GoTool() {
   return access("/usr/bin/go", X_OK) == 0 ? "/usr/bin/go" : "";
 }
 
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// What `go tool pprof` takes for the profile's main binary: the "File:" line of -top (from
+// the first mapping) and the first of -raw's mappings.
+void ExpectTheMainMappingIs(const std::string& go, const std::string& home,
+                            const std::string& profile, const std::string& program) {
+  ShellRun top = Shell("HOME=" + home + " " + go + " tool pprof -top " + profile);
+  ASSERT_EQ(top.status, 0) << top.out;
+  std::string base = program.substr(program.rfind('/') + 1);
+  EXPECT_EQ(top.out.rfind("File: " + base + "\n", 0), 0u) << top.out;
+  ShellRun raw = Shell("HOME=" + home + " " + go + " tool pprof -raw " + profile);
+  size_t mappings = raw.out.find("Mappings\n1: ");
+  ASSERT_NE(mappings, std::string::npos) << raw.out;
+  std::string first = raw.out.substr(mappings, raw.out.find('\n', mappings + 9) - mappings);
+  EXPECT_NE(first.find(" " + program + " "), std::string::npos) << raw.out;
+}
+
 TEST_F(PmsampleTest, SamplesACommandAndWritesEveryOutput) {
   std::string trace = Path("t.fxt"), profile = Path("p.pb.gz"), raw = Path("raw");
   ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -o " + trace + " --pprof " +
@@ -151,6 +174,32 @@ TEST_F(PmsampleTest, SamplesACommandAndWritesEveryOutput) {
   EXPECT_NE(first.find("hot_loop"), std::string::npos) << top.out;
   ShellRun lines_run = Shell("HOME=" + dir_ + " " + go + " tool pprof -top -lines " + profile);
   EXPECT_NE(lines_run.out.find("sampler_workload.c:"), std::string::npos) << lines_run.out;
+  // Not the dynamic loader nor libc, whose PCs (pmsample's own child before it execs, ld.so
+  // before main) come first in time.
+}
+
+TEST_F(PmsampleTest, ThePprofProfileIsTitledAfterTheProgramNotTheLoader) {
+  std::string go = GoTool();
+  if (go.empty()) GTEST_SKIP() << "go is not installed (apt-get install golang-go)";
+  // On one CPU the region holds the samples in time order: pmsample's child before it execs
+  // (libc), then ld.so, then the program, sampled every 10 us so each of them shows.
+  cpu_set_t saved, one;
+  ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &saved)) {
+      CPU_SET(cpu, &one);
+      break;
+    }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  std::string profile = Path("p.pb.gz");
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -q --period 10000 -o '' --pprof " + profile +
+                       " -- " + SAMPLER_WORKLOAD_PATH + " hot 0.05");
+  sched_setaffinity(0, sizeof saved, &saved);
+  ASSERT_EQ(run.status, 0) << run.out;
+  ShellRun raw = Shell("HOME=" + dir_ + " " + go + " tool pprof -raw " + profile);
+  EXPECT_NE(raw.out.find("ld-linux"), std::string::npos) << "no sample in the loader\n" << raw.out;
+  ExpectTheMainMappingIs(go, dir_, profile, SAMPLER_WORKLOAD_PATH);
 }
 
 TEST_F(PmsampleTest, ThreadsTheCommandCreatesAreSampledAsTheyAppear) {
@@ -185,7 +234,7 @@ TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
   close(out_pipe[0]);
   // pmsample prints its "sampling" line once attached and started; then the workload goes.
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -o " + Path("t.fxt") +
-                        " -p " + std::to_string(workload) + " 2>&1";
+                        " --pprof " + Path("p.pb.gz") + " -p " + std::to_string(workload) + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string out;
@@ -202,6 +251,95 @@ TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
   EXPECT_NE(out.find("hot_loop_a"), std::string::npos) << out;
   EXPECT_NE(out.find("hot_loop_b"), std::string::npos) << out;
+  std::string go = GoTool();
+  if (go.empty()) GTEST_SKIP() << "go is not installed (apt-get install golang-go)";
+  ExpectTheMainMappingIs(go, dir_, Path("p.pb.gz"), SAMPLER_WORKLOAD_PATH);
+}
+
+TEST_F(PmsampleTest, AProcessThatExitedIsNoSuchProcess) {
+  // Reaped: the id names no process. A zombie: exited, not yet waited for.
+  pid_t reaped = fork();
+  ASSERT_GE(reaped, 0);
+  if (reaped == 0) _exit(0);
+  waitpid(reaped, nullptr, 0);
+  pid_t zombie = fork();
+  ASSERT_GE(zombie, 0);
+  if (zombie == 0) _exit(0);
+  siginfo_t info{};
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(zombie), &info, WEXITED | WNOWAIT), 0);
+  for (pid_t pid : {reaped, zombie}) {
+    ShellRun run =
+        Shell(std::string(PMSAMPLE_PATH) + " -o " + Path("t.fxt") + " -p " + std::to_string(pid));
+    EXPECT_EQ(run.status, 125) << run.out;
+    EXPECT_NE(run.out.find("pmsample: -p " + std::to_string(pid) + ": no such process"),
+              std::string::npos)
+        << run.out;
+    EXPECT_EQ(run.out.find("maps"), std::string::npos) << run.out;
+  }
+  waitpid(zombie, nullptr, 0);
+  EXPECT_NE(access(Path("t.fxt").c_str(), F_OK), 0) << "no trace for no process";
+}
+
+TEST_F(PmsampleTest, AnOutputThatCannotBeWrittenStopsItBeforeTheCommandRuns) {
+  std::string marker = Path("ran");
+  std::string command = " -- sh -c 'echo > " + marker + "; exit 3'";
+  for (std::string option : {"-o ", "--pprof ", "--raw "}) {
+    std::string bad = Path("missing/out");
+    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -q -o " + Path("t.fxt") + " " + option +
+                         bad + command);
+    EXPECT_EQ(run.status, 125) << option << run.out;
+    std::string expected = "pmsample: cannot write " + bad;
+    if (option == "--raw ") expected += ".cpu0";
+    EXPECT_NE(run.out.find(expected + ": No such file or directory"), std::string::npos) << run.out;
+    EXPECT_NE(access(marker.c_str(), F_OK), 0) << option << "the command ran";
+  }
+  ShellRun directory = Shell(std::string(PMSAMPLE_PATH) + " -q -o " + dir_ + command);
+  EXPECT_EQ(directory.status, 125) << directory.out;
+  EXPECT_NE(directory.out.find("cannot write " + dir_ + ": it is a directory"), std::string::npos)
+      << directory.out;
+  // Writable: the command runs and its status is pmsample's.
+  ShellRun good = Shell(std::string(PMSAMPLE_PATH) + " -q -o " + Path("t.fxt") + command);
+  EXPECT_EQ(good.status, 3) << good.out;
+  EXPECT_EQ(access(marker.c_str(), F_OK), 0);
+  // Written in place: a device.
+  EXPECT_EQ(Shell(std::string(PMSAMPLE_PATH) + " -q -o /dev/null -- true").status, 0);
+  struct stat null_stat;
+  ASSERT_EQ(stat("/dev/null", &null_stat), 0);
+  EXPECT_TRUE(S_ISCHR(null_stat.st_mode));
+}
+
+TEST_F(PmsampleTest, AnotherUsersLinkAtAnOutputIsReplacedNeverWrittenThrough) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root, to plant a link owned by another user";
+  const std::string victim = Path("victim"), text = "precious\n";
+  { std::ofstream(victim) << text; }
+  // Links planted by "nobody" at each output, as another user would in /tmp.
+  const std::string trace = Path("t.fxt"), profile = Path("p.pb.gz"), raw = Path("raw");
+  for (std::string link : {trace, profile, raw + ".cpu0"}) {
+    ASSERT_EQ(symlink(victim.c_str(), link.c_str()), 0) << link;
+    ASSERT_EQ(lchown(link.c_str(), 65534, 65534), 0) << link;
+  }
+  ShellRun run =
+      Shell(std::string(PMSAMPLE_PATH) + " -q --period 100000 -o " + trace + " --pprof " + profile +
+            " --raw " + raw + " -- " + SAMPLER_WORKLOAD_PATH + " hot 0.05");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(ReadFile(victim), text);
+  for (std::string output : {trace, profile, raw + ".cpu0"}) {
+    struct stat st;
+    ASSERT_EQ(lstat(output.c_str(), &st), 0) << output;
+    EXPECT_TRUE(S_ISREG(st.st_mode)) << output << " is still a link";
+    EXPECT_GT(st.st_size, 0) << output;
+  }
+  EXPECT_EQ(ReadWords(trace)[0], fuchsia_common::fxt::kMagicRecord);
+  // root's own link is followed: the output lands where it points, the link stays.
+  const std::string mine = Path("mine.fxt"), where = Path("where.fxt");
+  ASSERT_EQ(symlink(where.c_str(), mine.c_str()), 0);
+  ASSERT_EQ(Shell(std::string(PMSAMPLE_PATH) + " -q -o " + mine + " -- true").status, 0);
+  struct stat st;
+  ASSERT_EQ(lstat(mine.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(ReadWords(where).at(0), fuchsia_common::fxt::kMagicRecord);
+  // No temporary file is left behind.
+  EXPECT_EQ(Shell("ls -A " + dir_ + " | grep -c pmsample").out, "0\n");
 }
 
 TEST_F(PmsampleTest, AStrippedProgramIsNamedByModuleAndOffsetNeverByANeighbour) {
@@ -226,8 +364,14 @@ TEST_F(PmsampleTest, BadUsageIsExplainedWithStatusTwo) {
   EXPECT_EQ(missing.status, 127);
   EXPECT_NE(missing.out.find("cannot run"), std::string::npos) << missing.out;
   ShellRun gone = Shell(std::string(PMSAMPLE_PATH) + " -p 2147483000");
-  EXPECT_EQ(gone.status, 1);
-  EXPECT_NE(gone.out.find("2147483000"), std::string::npos) << gone.out;
+  EXPECT_EQ(gone.status, 125);
+  EXPECT_NE(gone.out.find("-p 2147483000: no such process"), std::string::npos) << gone.out;
+  for (const char* bad : {" --no-such-option -- true", " -p", " -p x", " --top x -- true", " -- ",
+                          " -p 1 -- true", " -d 0 -p 1"}) {
+    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + bad);
+    EXPECT_EQ(run.status, 2) << bad << ": " << run.out;
+    EXPECT_NE(run.out.find("pmsample"), std::string::npos) << bad << ": " << run.out;
+  }
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ add_custom_command(TARGET sampler_workload POST_BUILD
           $<TARGET_FILE:sampler_workload>.stripped
   COMMENT "Stripping a copy of sampler_workload")
 
-foreach(name zx_sampler_api_test zx_sampler_sampling_test pmsample_test)
+foreach(name zx_sampler_api_test zx_sampler_sampling_test zx_sampler_fork_test pmsample_test)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.cpp)
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
   target_link_libraries(${name} PRIVATE zx_sampler fuchsia_common GTest::gtest_main Threads::Threads)

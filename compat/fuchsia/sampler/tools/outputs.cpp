@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -16,17 +15,6 @@ namespace pmsample {
 namespace {
 
 namespace fxt = fuchsia_common::fxt;
-
-bool WriteFile(const std::string& path, const void* data, size_t size, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (out) out.close();
-  if (!out) {
-    *error = "cannot write " + path;
-    return false;
-  }
-  return true;
-}
 
 // Interned trace strings: indices 1..0x7fff, then inline.
 class StringTable {
@@ -51,7 +39,7 @@ class StringTable {
 }  // namespace
 
 bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& raw_regions,
-                const std::string& path, std::string* error) {
+                OutputFile& file, std::string* error) {
   fxt::Writer writer;
   writer.Magic();
   writer.Initialization(1000000000);
@@ -93,13 +81,26 @@ bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& 
     writer.InstantEvent(ticks, s.pid, s.tid, category, leaf[index], {{stack_name, stack[index]}});
   }
   for (const auto& region : raw_regions) writer.Append(region.data(), region.size());
-  return WriteFile(path, writer.words().data(), writer.bytes(), error);
+  return file.Commit(writer.words().data(), writer.bytes(), error);
 }
 
-bool WritePprof(Recording& recording, const RunFacts& facts, const std::string& path,
-                std::string* error) {
+bool WritePprof(Recording& recording, const RunFacts& facts, OutputFile& file, std::string* error) {
   fuchsia_common::PprofWriter writer({{"samples", "count"}, {"cpu", "nanoseconds"}},
                                      {"cpu", "nanoseconds"}, facts.period_ns);
+  // Mappings are numbered as their first PC is met: the program's is met first.
+  if (!facts.program.empty()) {
+    bool placed = false;
+    for (const Stack& s : recording.stacks()) {
+      for (size_t i = 0; i < s.pcs.size() && !placed; ++i)
+        for (const fuchsia_common::Mapping& m : s.space->mappings)
+          if (m.path == facts.program && s.pcs[i] >= m.start && s.pcs[i] < m.end) {
+            writer.LocationFor(s.space->Symbols(), s.pcs[i], i > 0);  // the id a sample reuses
+            placed = true;
+            break;
+          }
+      if (placed) break;
+    }
+  }
   std::vector<uint64_t> locations;
   for (const Stack& s : recording.stacks()) {
     fuchsia_common::Symbolizer& symbols = s.space->Symbols();
@@ -116,16 +117,26 @@ bool WritePprof(Recording& recording, const RunFacts& facts, const std::string& 
   }
   writer.SetTimes(0, static_cast<int64_t>(facts.end_ticks - facts.start_ticks));
   if (!facts.command.empty()) writer.AddComment("pmsample " + facts.command);
-  return writer.WriteGzipped(path, error);
+  std::string compressed;
+  if (!fuchsia_common::Gzip(writer.Serialize(), &compressed, error)) return false;
+  return file.Commit(compressed.data(), compressed.size(), error);
+}
+
+std::string RawRegionPath(const std::string& prefix, size_t region) {
+  return prefix + ".cpu" + std::to_string(region);
 }
 
 bool WriteRawRegions(const std::vector<std::vector<uint64_t>>& raw_regions,
-                     const std::string& prefix, std::string* error) {
+                     std::vector<OutputFile>& files, std::string* error) {
+  if (files.size() != raw_regions.size()) {
+    *error = "the sampler has " + std::to_string(raw_regions.size()) + " regions, not the " +
+             std::to_string(files.size()) + " files prepared for them";
+    return false;
+  }
   for (size_t i = 0; i < raw_regions.size(); ++i) {
     std::vector<uint64_t> words = raw_regions[i];
     words.push_back(0);
-    if (!WriteFile(prefix + ".cpu" + std::to_string(i), words.data(), words.size() * 8, error))
-      return false;
+    if (!files[i].Commit(words.data(), words.size() * 8, error)) return false;
   }
   return true;
 }

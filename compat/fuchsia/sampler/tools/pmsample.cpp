@@ -22,12 +22,16 @@
 #include <vector>
 
 #include "fuchsia_common/fxt.h"
+#include "output_file.h"
 #include "outputs.h"
 #include "recording.h"
 #include "zircon/sampler-linux.h"
 #include "zircon/syscalls-next.h"
 
 namespace {
+
+constexpr int kUsage = 2;     // a bad command line
+constexpr int kFailed = 125;  // pmsample itself failed (before the command: it is not run)
 
 struct Options {
   int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
@@ -85,14 +89,14 @@ int ParseOptions(int argc, char** argv, Options* o) {
       case 'F':
         if (!ParseNumber(optarg, &v) || v > 100000) {
           std::fprintf(stderr, "pmsample: -F takes 1 to 100000 samples per second\n");
-          return 2;
+          return kUsage;
         }
         o->period_ns = static_cast<int64_t>(1e9 / v);
         break;
       case 'P':
         if (!ParseNumber(optarg, &v) || v < 10000) {
           std::fprintf(stderr, "pmsample: --period takes at least 10000 ns\n");
-          return 2;
+          return kUsage;
         }
         o->period_ns = static_cast<int64_t>(v);
         break;
@@ -106,27 +110,27 @@ int ParseOptions(int argc, char** argv, Options* o) {
         o->raw = optarg;
         break;
       case 't':
-        if (!ParseNumber(optarg, &v)) return Usage(stderr), 2;
+        if (!ParseNumber(optarg, &v)) return Usage(stderr), kUsage;
         o->top = static_cast<size_t>(v);
         break;
       case 'b':
         if (!ParseNumber(optarg, &v) || v > 1024) {
           std::fprintf(stderr, "pmsample: --buffer-mb takes 1 to 1024\n");
-          return 2;
+          return kUsage;
         }
         o->buffer_mb = static_cast<size_t>(v);
         break;
       case 'p':
         if (!ParseNumber(optarg, &v)) {
           std::fprintf(stderr, "pmsample: -p takes a process id\n");
-          return 2;
+          return kUsage;
         }
         o->pid = static_cast<pid_t>(v);
         break;
       case 'd':
         if (!ParseNumber(optarg, &v)) {
           std::fprintf(stderr, "pmsample: -d takes seconds\n");
-          return 2;
+          return kUsage;
         }
         o->duration = v;
         break;
@@ -138,13 +142,13 @@ int ParseOptions(int argc, char** argv, Options* o) {
         std::exit(0);
       default:
         Usage(stderr);
-        return 2;
+        return kUsage;
     }
   }
   for (int i = optind; i < argc; ++i) o->command.push_back(argv[i]);
   if ((o->pid == 0) == o->command.empty()) {
     Usage(stderr);
-    return 2;
+    return kUsage;
   }
   return 0;
 }
@@ -152,7 +156,50 @@ int ParseOptions(int argc, char** argv, Options* o) {
 int Fail(const char* what, zx_status_t status) {
   std::fprintf(stderr, "pmsample: %s: %s: %s\n", what, zx_sampler_status_name(status),
                zx_sampler_last_error());
-  return 1;
+  return kFailed;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "pmsample: %s\n", message.c_str());
+  return kFailed;
+}
+
+// The files to write, opened before anything runs (see output_file.h); --raw has one per
+// region, that is per possible CPU, as the sampler makes them.
+struct Outputs {
+  pmsample::OutputFile trace, pprof;
+  std::vector<pmsample::OutputFile> raw;
+};
+
+bool OpenOutputs(const Options& options, Outputs* outputs, std::string* error) {
+  if (!options.trace.empty() && !outputs->trace.Open(options.trace, error)) return false;
+  if (!options.pprof.empty() && !outputs->pprof.Open(options.pprof, error)) return false;
+  if (options.raw.empty()) return true;
+  long regions = sysconf(_SC_NPROCESSORS_CONF);
+  outputs->raw.resize(static_cast<size_t>(regions < 1 ? 1 : regions));
+  for (size_t i = 0; i < outputs->raw.size(); ++i)
+    if (!outputs->raw[i].Open(pmsample::RawRegionPath(options.raw, i), error)) return false;
+  return true;
+}
+
+// True if `pid` is no process, or one that has exited and waits for its parent (a zombie,
+// which still answers kill(pid, 0) but has no memory left to sample).
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(file, stat);
+  size_t name_end = stat.rfind(')');  // "pid (comm) S ...", comm may hold ')' or spaces
+  if (name_end == std::string::npos || name_end + 2 >= stat.size()) return false;
+  char state = stat[name_end + 2];
+  return state == 'Z' || state == 'X';
+}
+
+std::string ProgramOf(pid_t pid) {
+  char path[4096];
+  std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  ssize_t n = readlink(link.c_str(), path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<size_t>(n)) : "";
 }
 
 std::string ReadComm(pid_t pid, pid_t tid) {
@@ -225,6 +272,11 @@ pid_t SpawnStopped(const std::vector<char*>& command, int* go) {
 int main(int argc, char** argv) {
   Options options;
   if (int status = ParseOptions(argc, argv, &options)) return status;
+  std::string error;
+  if (options.pid != 0 && ProcessGone(options.pid))
+    return Fail("-p " + std::to_string(options.pid) + ": no such process");
+  Outputs outputs;
+  if (!OpenOutputs(options, &outputs, &error)) return Fail(error);
 
   zx_sampler_config_t config{};
   config.period = options.period_ns;
@@ -244,16 +296,13 @@ int main(int argc, char** argv) {
   pmsample::RunFacts facts;
   facts.period_ns = options.period_ns;
   int exit_code = 0;
-  std::string error;
   if (!options.command.empty()) {
     for (char* arg : options.command)
       facts.command += (facts.command.empty() ? "" : " ") + std::string(arg);
     int go = -1;
     pid_t child = SpawnStopped(options.command, &go);
     if (child < 0) {
-      std::fprintf(stderr, "pmsample: cannot start %s: %s\n", options.command[0],
-                   std::strerror(errno));
-      return 1;
+      return Fail(std::string("cannot start ") + options.command[0] + ": " + std::strerror(errno));
     }
     g_child = child;
     // Until it execs, the child is a copy of this program.
@@ -279,13 +328,19 @@ int main(int argc, char** argv) {
   } else {
     facts.command = "-p " + std::to_string(options.pid);
     std::vector<fuchsia_common::Mapping> maps;
+    facts.program = ProgramOf(options.pid);
     if (!fuchsia_common::ReadExecutableMappings(options.pid, &maps, &error)) {
-      std::fprintf(stderr, "pmsample: process %d: %s\n", options.pid, error.c_str());
-      return 1;
+      if (ProcessGone(options.pid))
+        return Fail("-p " + std::to_string(options.pid) + ": no such process");
+      return Fail("process " + std::to_string(options.pid) + ": " + error);
     }
     recording.AddInitialProcess(options.pid, maps);
     status = AttachProcess(session, options.pid, &recording);
-    if (status != ZX_OK) return Fail("attaching the process", status);
+    if (status != ZX_OK) {
+      if (ProcessGone(options.pid))
+        return Fail("-p " + std::to_string(options.pid) + ": no such process");
+      return Fail("attaching the process", status);
+    }
     facts.start_ticks = static_cast<uint64_t>(zx_ticks_get());
     status = zx_sampler_start(session);
     if (status != ZX_OK) return Fail("starting", status);
@@ -316,6 +371,11 @@ int main(int argc, char** argv) {
   facts.lost = info.samples_lost;
   facts.full_regions = info.full_regions;
   recording.ApplyTaskEvents();
+  if (!options.command.empty())
+    facts.program = recording.ExecutedProgram(static_cast<uint32_t>(g_child));
+  else if (std::string image = recording.ExecutedProgram(static_cast<uint32_t>(options.pid));
+           !image.empty())
+    facts.program = image;  // it exec'd while sampled
 
   std::vector<std::vector<uint64_t>> raw(info.region_count);
   for (uint32_t i = 0; i < info.region_count; ++i) {
@@ -334,29 +394,25 @@ int main(int argc, char** argv) {
     raw[i].assign(static_cast<const uint64_t*>(data),
                   static_cast<const uint64_t*>(data) + used / 8);
     munmap(const_cast<void*>(data), size);
-    if (!ok) {
-      std::fprintf(stderr, "pmsample: region %u: %s\n", i, error.c_str());
-      return 1;
-    }
+    if (!ok) return Fail("region " + std::to_string(i) + ": " + error);
   }
   zx_handle_close(session);
 
-  if (!options.trace.empty() && !pmsample::WriteTrace(recording, raw, options.trace, &error)) {
-    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
-    return 1;
-  }
-  if (!options.pprof.empty() && !pmsample::WritePprof(recording, facts, options.pprof, &error)) {
-    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
-    return 1;
-  }
-  if (!options.raw.empty() && !pmsample::WriteRawRegions(raw, options.raw, &error)) {
-    std::fprintf(stderr, "pmsample: %s\n", error.c_str());
-    return 1;
-  }
+  // A file that cannot be written now (a full disk) is said, and the rest still written; the
+  // status stays the command's, as the command ran (pmcount does the same).
+  bool written = true;
+  auto say = [&](bool ok) {
+    if (!ok) std::fprintf(stderr, "pmsample: %s\n", error.c_str());
+    written = written && ok;
+  };
+  if (!options.trace.empty()) say(pmsample::WriteTrace(recording, raw, outputs.trace, &error));
+  if (!options.pprof.empty()) say(pmsample::WritePprof(recording, facts, outputs.pprof, &error));
+  if (!options.raw.empty()) say(pmsample::WriteRawRegions(raw, outputs.raw, &error));
   if (!options.quiet) std::fputs(pmsample::Summary(recording, facts, options.top).c_str(), stdout);
   if (facts.full_regions)
     std::fprintf(
         stderr,
         "pmsample: a region filled and later samples were dropped; use a larger --buffer-mb\n");
+  if (!written && options.command.empty()) return kFailed;
   return exit_code;
 }

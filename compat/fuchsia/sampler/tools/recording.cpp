@@ -57,6 +57,7 @@ void Recording::ApplyTaskEvents() {
       case ZX_SAMPLER_TASK_EXEC: {
         auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
         space->since = e.ticks;
+        space->exec = true;
         spaces_[e.pid].push_back(std::move(space));
         thread_names_[e.tid] = name;
         break;
@@ -85,6 +86,14 @@ void Recording::ApplyTaskEvents() {
   }
   events_.clear();
   event_names_.clear();
+}
+
+std::string Recording::ExecutedProgram(uint32_t pid) const {
+  auto found = spaces_.find(pid);
+  if (found == spaces_.end()) return "";
+  for (auto it = found->second.rbegin(); it != found->second.rend(); ++it)
+    if ((*it)->exec) return (*it)->mappings.empty() ? "" : (*it)->mappings.front().path;
+  return "";
 }
 
 void Recording::AddSample(uint64_t ticks, uint32_t pid, uint32_t tid, const uint64_t* pcs,

@@ -21,6 +21,7 @@ namespace pmsample {
 // One process image: the executable mappings it had from `since` (ticks) on.
 struct AddressSpace {
   uint64_t since = 0;
+  bool exec = false;  // made by an exec: its first mapping is the program (mapped before ld.so)
   std::vector<fuchsia_common::Mapping> mappings;
   std::unique_ptr<fuchsia_common::Symbolizer> symbolizer;  // made on first use
   fuchsia_common::Symbolizer& Symbols();
@@ -62,6 +63,8 @@ class Recording {
   std::vector<Stack>& stacks() { return stacks_; }
   uint64_t sample_count() const { return order_.size(); }
   const std::map<uint32_t, std::string>& thread_names() const { return thread_names_; }
+  // The program `pid` last exec'd while sampled (after ApplyTaskEvents), or "".
+  std::string ExecutedProgram(uint32_t pid) const;
   // The frame for a PC of a stack; return addresses (every frame but the innermost) are
   // looked up at pc - 1 so that the line is the call's.
   const Frame& FrameOf(AddressSpace* space, uint64_t pc, bool return_address);
