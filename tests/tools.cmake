@@ -48,3 +48,13 @@ foreach(section counts system bad)
   set_tests_properties(tools.multiplex.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
                        TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()
+
+# pmc (compat/netbsd/tools/pmc.c) compiles without a warning where pmc_evid_t is unsigned
+# (arm: sys/pmc.h): with a cross compiler when this machine has one, otherwise skipped.
+find_program(PMAPI_AARCH64_CC NAMES aarch64-linux-gnu-gcc)
+if(PMAPI_AARCH64_CC)
+  add_test(NAME tools.pmc_aarch64_warnings
+           COMMAND ${PMAPI_AARCH64_CC} -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only
+                   -I${PROJECT_SOURCE_DIR}/compat/netbsd/include
+                   ${PROJECT_SOURCE_DIR}/compat/netbsd/tools/pmc.c)
+endif()
