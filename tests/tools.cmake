@@ -58,3 +58,7 @@ if(PMAPI_AARCH64_CC)
                    -I${PROJECT_SOURCE_DIR}/compat/netbsd/include
                    ${PROJECT_SOURCE_DIR}/compat/netbsd/tools/pmc.c)
 endif()
+
+# scripts/bench's argument check, which must come before it builds or benchmarks anything.
+add_test(NAME tools.bench_usage
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench_usage.sh ${PROJECT_SOURCE_DIR})
