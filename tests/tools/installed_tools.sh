@@ -141,6 +141,24 @@ exit)
   check "-o unopenable: 125" test $? = 125
   check "-o unopenable: says why" grep -q "^pmcount: cannot open $work/no/such/dir/counts: " "$work/out"
   check "-o unopenable: the command never ran" test ! -e "$work/ran"
+  # Another user's link at the -o path (in /tmp, say) is not followed: root's pmcount would
+  # truncate whatever it names. Refused like an unopenable file; a link of one's own is fine.
+  if [[ $(id -u) == 0 ]]; then
+    echo precious >"$work/victim"
+    ln -s "$work/victim" "$work/planted"
+    chown -h 65534 "$work/planted"
+    "$pmcount" -o "$work/planted" -x, -e $ev -- touch "$work/ran" 2>"$work/out"
+    check "-o another user's link: 125" test $? = 125
+    check "-o another user's link: says why" \
+      grep -q "^pmcount: cannot open $work/planted: it is a symbolic link of user 65534" "$work/out"
+    check "-o another user's link: the file it names is unchanged" \
+      test "$(cat "$work/victim")" = precious
+    check "-o another user's link: the command never ran" test ! -e "$work/ran"
+    ln -s "$work/own-target" "$work/own-link"
+    n=$(random_n)
+    "$pmcount" -o "$work/own-link" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/out"
+    check "-o a link of one's own is followed" test "$(csv_count $ev <"$work/own-target")" = "$n"
+  fi
   # The counts cannot be written after the command ran: its status stays, a message says so.
   "$pmcount" -o /dev/full -e $ev -- "$workload" exit 7 2>"$work/out"
   check "-o /dev/full: the command's status (7)" test $? = 7
