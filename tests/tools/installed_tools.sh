@@ -57,12 +57,60 @@ group_id() { "$pmlist" -g "$1" | awk -v g="$1" '$2 == g {print $1; exit}'; }
 
 [[ -x $pmcount && -x $pmlist ]] || { echo "FAIL: $prefix/bin has no pmcount or pmlist" >&2; exit 1; }
 # Every section but binaries (run paths, no counting) counts syscall tracepoints.
-if [[ $section != binaries ]] && ! have_tracefs; then
+if [[ $section != binaries && $section != merge ]] && ! have_tracefs; then
   skip "no tracefs with syscall tracepoints that this user can read (scripts/setup-deps mounts it)"
 fi
 ev=syscalls:sys_enter_getppid
 
 case $section in
+merge)
+  # --merge of per-rank CSV files written here by hand (no counting): each rank once, every
+  # count a 64-bit one, no sum that wraps; each refusal names the file (and the line).
+  set +e
+  csv() {  # csv FILE COUNT: one rank's file as `pmcount -x,` writes it
+    printf '%s,,syscalls:sys_enter_getppid,1000,100.00,,\n' "$2" >"$1"
+  }
+  csv "$work/counts.0.csv" 1000
+  csv "$work/counts.1.csv" 2000
+  "$pmcount" --merge "$work/counts.0.csv" "$work/counts.1.csv" >"$work/out" 2>"$work/err"
+  check "two ranks: exit 0" test $? = 0
+  check "two ranks: the sum is 3000" grep -qE "^# $ev +3000 " "$work/out"
+  # The same rank twice: counts.1.csv and counts.01.csv, or a file of an earlier run.
+  csv "$work/counts.01.csv" 2000
+  mkdir "$work/old" && csv "$work/old/counts.0.csv" 5
+  for stale in "$work/counts.01.csv" "$work/old/counts.0.csv"; do
+    "$pmcount" --merge "$work/counts.0.csv" "$work/counts.1.csv" "$stale" >"$work/out" \
+      2>"$work/err"
+    check "rank twice ($stale): 125" test $? = 125
+    check "rank twice ($stale): names both files" \
+      grep -qE "^pmcount: --merge: .*counts\.0?[01]\.csv and .*$stale.* are both rank [01] " \
+      "$work/err"
+    check "rank twice ($stale): no summary" test ! -s "$work/out"
+  done
+  # Counts a 64-bit signed sum cannot hold, and negative ones.
+  expect_refused() {  # expect_refused WHAT TEXT-IN-MESSAGE FILE...
+    local what=$1 says=$2
+    shift 2
+    "$pmcount" --merge "$@" >"$work/out" 2>"$work/err"
+    check "$what: 125" test $? = 125
+    check "$what: says '$says'" grep -qF -- "$says" "$work/err"
+    check "$what: no summary" test ! -s "$work/out"
+  }
+  csv "$work/big.1.csv" 18446744073709551615
+  expect_refused "a count past 2^63-1" \
+    "$work/big.1.csv:1: the count of $ev '18446744073709551615' is past 9223372036854775807" \
+    "$work/counts.0.csv" "$work/big.1.csv"
+  csv "$work/negative.1.csv" -5
+  expect_refused "a negative count" "$work/negative.1.csv:1: the count of $ev '-5' is negative" \
+    "$work/counts.0.csv" "$work/negative.1.csv"
+  csv "$work/half.0.csv" 5000000000000000000
+  csv "$work/half.1.csv" 5000000000000000000
+  expect_refused "a sum past 2^63-1" \
+    "the sum of $ev over the ranks passes 9223372036854775807 at $work/half.1.csv:1 (rank 1)" \
+    "$work/half.0.csv" "$work/half.1.csv"
+  set -e
+  ;;
+
 exact)
   n=$(random_n)
   # Human table, on stderr by default; the command's own stdout stays clean.
