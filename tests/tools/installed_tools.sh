@@ -587,14 +587,14 @@ binaries)
   # An event id beyond pmc_evid_t's range is refused as such, not truncated into another id.
   set +e
   "$pmc" -c 999999999999 true 2>"$work/out"
-  check "pmc -c 999999999999: exit 1" test $? = 1
+  check "pmc -c 999999999999: exit 2 (usage)" test $? = 2
   check "pmc -c 999999999999: out of range" grep -q "^pmc: event id 999999999999 is out of range" "$work/out"
   check "pmc -c 999999999999: not 'No such device'" bash -c "! grep -q 'No such device' '$work/out'"
   "$pmc" -c 2147483647 true 2>"$work/out"
-  check "pmc -c with an id nobody has: exit 1" test $? = 1
+  check "pmc -c with an id nobody has: exit 2 (usage)" test $? = 2
   check "pmc -c with an id nobody has: says so" grep -q "^pmc: no event has the id 2147483647" "$work/out"
   "$pmc" -c 12abc true 2>"$work/out"
-  check "pmc -c 12abc: exit 1" test $? = 1
+  check "pmc -c 12abc: exit 2 (usage)" test $? = 2
   set -e
   ;;
 
