@@ -151,9 +151,9 @@ std::string RankCounters::Program(const std::string &spec) {
         for (const std::string &member : GroupMembers(info, *named_group)) {
           members += (members.empty() ? "" : ",") + member;
         }
-        return "PMAPI_MPI_EVENTS='" + spec + "' names the group " + name +
-               " among other events, and a group cannot be combined with other events: name " +
-               "the group alone, or list its events (" + members + ") with the others";
+        return "PMAPI_MPI_EVENTS='" + spec + "': '" + name +
+               "' is a group, and a group cannot be combined with other events; name the " +
+               "group alone or list its events (" + members + ")";
       }
       if (!event) {
         return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (neither an event nor a " +

@@ -30,10 +30,11 @@ TEST(RankCounters, AGroupAmongEventsSaysGroupsCannotBeCombined) {
     RankCounters counters;
     counters.Start(spec);
     EXPECT_FALSE(counters.counting()) << spec;
-    EXPECT_EQ(counters.why(), "PMAPI_MPI_EVENTS='" + spec + "' names the group " + kGroup +
-                                  " among other events, and a group cannot be combined with "
-                                  "other events: name the group alone, or list its events (" +
-                                  kMembers + ") with the others");
+    // The words of libhpm's HPM_EVENT_SET message (docs/libhpm.md), so that both say it alike.
+    EXPECT_EQ(counters.why(), "PMAPI_MPI_EVENTS='" + spec + "': '" + kGroup +
+                                  "' is a group, and a group cannot be combined with other "
+                                  "events; name the group alone or list its events (" +
+                                  kMembers + ")");
   }
 }
 
