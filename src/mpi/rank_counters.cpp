@@ -1,6 +1,7 @@
 #include "rank_counters.h"
 
 #include <pmapi.h>
+#include <pmapi_settings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,11 +107,13 @@ std::string RankCounters::Program(const std::string &spec) {
   for (const std::string &name : SplitNames(spec)) {
     if (IsTracepoint(name)) tracepoints += (tracepoints.empty() ? "" : ",") + name;
   }
-  const bool list_more = !tracepoints.empty() && getenv("PMAPI_LIST_TRACEPOINTS") == nullptr;
-  if (list_more) setenv("PMAPI_LIST_TRACEPOINTS", tracepoints.c_str(), 0);
+  const char *listed = "";
+  pm_get_setting("PMAPI_LIST_TRACEPOINTS", &listed);
+  const bool list_more = !tracepoints.empty() && !*listed;
+  if (list_more) pm_set_setting("PMAPI_LIST_TRACEPOINTS", tracepoints.c_str());
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
                          PM_CURRENT);
-  if (list_more) unsetenv("PMAPI_LIST_TRACEPOINTS");
+  if (list_more) pm_set_setting("PMAPI_LIST_TRACEPOINTS", nullptr);
   if (rc != 0) return PmError("pm_initialize", rc);
 
   pm_prog_t prog;
@@ -140,7 +143,7 @@ std::string RankCounters::Program(const std::string &spec) {
       const std::string &name = names[counter];
       if (name.empty()) return "PMAPI_MPI_EVENTS='" + spec + "' has an empty event name";
       const pm_events2_t *event = FindOnCounter(info, static_cast<int>(counter), name);
-      if (!event && IsTracepoint(name) && !list_more && getenv("PMAPI_LIST_TRACEPOINTS")) {
+      if (!event && IsTracepoint(name) && !list_more && *listed) {
         return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (a tracepoint: the " +
                "PMAPI_LIST_TRACEPOINTS you set does not list it)";
       }
@@ -166,11 +169,12 @@ std::string RankCounters::Program(const std::string &spec) {
   // The group's member count (ginfo.members) is never read here, and keeping it costs a
   // sched_process_fork tracepoint whose first enabling patches kernel text on every CPU
   // (tens of ms in a VM): spare it, as pmcount does (docs/counting.md). Set around this one
-  // call only, so that the program and its children see their environment unchanged.
-  const bool had_variable = getenv("PMAPI_NO_FORK_COUNTER") != nullptr;
-  if (!had_variable) setenv("PMAPI_NO_FORK_COUNTER", "1", 0);
+  // call only, so that the program's own pm_set_program* calls keep the setting it chose.
+  const char *fork_counter = "0";
+  pm_get_setting("PMAPI_NO_FORK_COUNTER", &fork_counter);
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   rc = pm_set_program_mygroup(&prog);
-  if (!had_variable) unsetenv("PMAPI_NO_FORK_COUNTER");
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", fork_counter);
   if (rc != 0) return PmError("pm_set_program_mygroup", rc);
   return "";
 }
