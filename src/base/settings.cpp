@@ -30,6 +30,8 @@ constexpr Entry kEntries[] = {
     {kNoForkCounterVariable, nullptr, &Settings::no_fork_counter},
     {kNoAnchorsVariable, nullptr, &Settings::no_tracepoint_anchors},
     {kNoUserSpaceReadVariable, nullptr, &Settings::no_userspace_read},
+    {kMpiEventsVariable, &Settings::mpi_events, nullptr},
+    {kMpiOutputVariable, &Settings::mpi_output, nullptr},
 };
 
 const Entry *FindEntry(const char *name) {

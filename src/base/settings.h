@@ -19,6 +19,8 @@ constexpr const char kNoCacheVariable[] = "PMAPI_NO_CACHE";
 constexpr const char kNoForkCounterVariable[] = "PMAPI_NO_FORK_COUNTER";
 constexpr const char kNoAnchorsVariable[] = "PMAPI_NO_TRACEPOINT_ANCHORS";
 constexpr const char kNoUserSpaceReadVariable[] = "PMAPI_NO_USERSPACE_READ";
+constexpr const char kMpiEventsVariable[] = "PMAPI_MPI_EVENTS";
+constexpr const char kMpiOutputVariable[] = "PMAPI_MPI_OUTPUT";
 
 struct Settings {
   // The catalog's, used when it is built (the process's first pm_initialize).
@@ -30,6 +32,9 @@ struct Settings {
   bool no_fork_counter = false;        // PMAPI_NO_FORK_COUNTER: no group member counter
   bool no_tracepoint_anchors = false;  // PMAPI_NO_TRACEPOINT_ANCHORS
   bool no_userspace_read = false;      // PMAPI_NO_USERSPACE_READ
+  // libpmapi-mpi's, used at MPI_Init and MPI_Finalize (docs/mpi.md).
+  std::string mpi_events;  // PMAPI_MPI_EVENTS: what each rank counts
+  std::string mpi_output;  // PMAPI_MPI_OUTPUT: the file of the job's totals
   // The system's, which decide where the catalog cache lives and whether it may be used.
   std::string runtime_dir;        // XDG_RUNTIME_DIR
   std::string temp_dir;           // TMPDIR
