@@ -33,6 +33,13 @@ foreach(case dlclose_cycles dlclose_thread_exit)
   add_test(NAME load_order.${case} COMMAND load_order_${case} $<TARGET_FILE:pmapi>)
 endforeach()
 
+# libpmc carries a private copy of the core and its catalog (compat/netbsd/CMakeLists.txt).
+if(TARGET pmc)
+  add_test(NAME load_order.dlclose_cycles_libpmc
+           COMMAND load_order_dlclose_cycles $<TARGET_FILE:pmc> pmc_event_count)
+  set_tests_properties(load_order.dlclose_cycles_libpmc PROPERTIES ENVIRONMENT "${LOAD_ORDER_ENV}")
+endif()
+
 load_order_program(load_order_inherit_dlopen inherit_probe.c)
 target_compile_definitions(load_order_inherit_dlopen PRIVATE INHERIT_VIA_DLOPEN)
 add_test(NAME load_order.inherit_dlopen COMMAND load_order_inherit_dlopen $<TARGET_FILE:pmapi>)

@@ -1,5 +1,6 @@
-/* 200 times: dlopen libpmapi.so, pm_initialize, dlclose, as a JVM that probes for an event does.
- * Resident memory must stay flat: nothing the library built may be left behind unreachable. */
+/* 200 times: dlopen libpmapi.so, pm_initialize, dlclose, as a JVM that probes for an event does
+ * (or, given FUNCTION, another library and a call of its `int FUNCTION(void)` that builds its
+ * catalog). Resident memory must stay flat: nothing a library built may be left unreachable. */
 #include "probe.h"
 
 enum { kCycles = 200, kWarmUp = 10, kBoundKib = 8 * 1024 };
@@ -7,19 +8,23 @@ enum { kCycles = 200, kWarmUp = 10, kBoundKib = 8 * 1024 };
 int main(int argc, char **argv) {
   long warm = 0, last;
   int cycle;
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s LIBPMAPI_SO\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s LIBPMAPI_SO | %s LIBRARY FUNCTION\n", argv[0], argv[0]);
     return 2;
   }
   for (cycle = 0; cycle < kCycles; ++cycle) {
     void *library = probe_open(argv[1]);
-    InitializeFn initialize = (InitializeFn)probe_symbol(library, "pm_initialize");
-    pm_info2_t info;
-    pm_groups_info_t groups;
-    int rc = initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, &groups, PM_CURRENT);
-    if (rc != 0) {
-      fprintf(stderr, "FAIL: pm_initialize returned %d at cycle %d\n", rc, cycle);
-      return 1;
+    if (argc == 3) {
+      ((PlainFn)probe_symbol(library, argv[2]))();
+    } else {
+      InitializeFn initialize = (InitializeFn)probe_symbol(library, "pm_initialize");
+      pm_info2_t info;
+      pm_groups_info_t groups;
+      int rc = initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, &groups, PM_CURRENT);
+      if (rc != 0) {
+        fprintf(stderr, "FAIL: pm_initialize returned %d at cycle %d\n", rc, cycle);
+        return 1;
+      }
     }
     if (dlclose(library) != 0) {
       fprintf(stderr, "FAIL: dlclose: %s\n", dlerror());
