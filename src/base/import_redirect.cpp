@@ -38,22 +38,25 @@ constexpr unsigned kGlobalData = R_AARCH64_GLOB_DAT;
 #define PMAPI_R_SYM ELF32_R_SYM
 #endif
 
+#ifdef PMAPI_IMPORT_REDIRECT
+
 struct Request {
   const char *symbol;
   void *replacement;
   uintptr_t own_code;
+  unsigned long long *loaded_objects;
+  bool first = true;
   int rewritten = 0;
 };
 
-int CountObject(struct dl_phdr_info *info, size_t size, void *out) {
-  // dlpi_adds counts every load since start, unloads included: a new object always raises it.
-  if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds)) {
-    *static_cast<unsigned long long *>(out) = info->dlpi_adds;
-  }
-  return 1;  // the first object carries the process-wide count
+// Whether objects were loaded since the last pass; called on the first object, which carries the
+// process-wide count. dlpi_adds counts every load since start: a new object always raises it.
+bool LoadedSince(const struct dl_phdr_info *info, size_t size, Request *request) {
+  if (size < offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds)) return true;
+  if (info->dlpi_adds == *request->loaded_objects) return false;
+  *request->loaded_objects = info->dlpi_adds;
+  return true;
 }
-
-#ifdef PMAPI_IMPORT_REDIRECT
 
 uintptr_t Absolute(ElfW(Addr) base, ElfW(Addr) value) {
   return value >= base ? value : base + value;
@@ -154,8 +157,12 @@ void RedirectIn(const struct dl_phdr_info *info, const ElfW(Dyn) * dynamic,
   }
 }
 
-int RedirectObject(struct dl_phdr_info *info, size_t, void *raw) {
+int RedirectObject(struct dl_phdr_info *info, size_t size, void *raw) {
   Request *request = static_cast<Request *>(raw);
+  if (request->first) {
+    request->first = false;
+    if (!LoadedSince(info, size, request)) return 1;  // stops the walk
+  }
   const uintptr_t vdso = static_cast<uintptr_t>(getauxval(AT_SYSINFO_EHDR));
   if ((vdso && Contains(info, vdso)) || Contains(info, request->own_code)) return 0;
   const ElfW(Dyn) *dynamic = nullptr;
@@ -179,19 +186,14 @@ int RedirectObject(struct dl_phdr_info *info, size_t, void *raw) {
 
 }  // namespace
 
-unsigned long long LoadedObjectCount() {
-  unsigned long long count = 0;
-  dl_iterate_phdr(&CountObject, &count);
-  return count;
-}
-
-int RedirectImports(const char *symbol, void *replacement, const void *own_code) {
+int RedirectImports(const char *symbol, void *replacement, const void *own_code,
+                    unsigned long long *loaded_objects) {
 #ifdef PMAPI_IMPORT_REDIRECT
-  Request request{symbol, replacement, reinterpret_cast<uintptr_t>(own_code)};
+  Request request{symbol, replacement, reinterpret_cast<uintptr_t>(own_code), loaded_objects};
   dl_iterate_phdr(&RedirectObject, &request);
   return request.rewritten;
 #else
-  (void)symbol, (void)replacement, (void)own_code;
+  (void)symbol, (void)replacement, (void)own_code, (void)loaded_objects;
   return 0;
 #endif
 }

@@ -5,16 +5,16 @@
 
 namespace pmapi {
 
-// The number of objects loaded into the process so far (dlopen included), which grows whenever
-// a new object may carry imports to redirect.
-unsigned long long LoadedObjectCount();
-
 // Points every import of `symbol` (jump slots and GOT entries whose symbol the object does not
 // define itself) at `replacement`, in every loaded object except the one holding `own_code`
 // and the vDSO. Objects that define `symbol` (libc, an interposer, a sanitizer runtime) keep
 // their references. Pages made read-only by RELRO are made writable for the write and then
-// read-only again. Returns the number of slots rewritten; 0 where the architecture is not
-// supported (x86-64 and AArch64 are).
-int RedirectImports(const char *symbol, void *replacement, const void *own_code);
+// read-only again. `*loaded_objects` (0 at first) keeps the count of objects the process had
+// loaded at the last pass: when none was loaded since, the call does nothing. The pass holds
+// the loader's lock (dl_iterate_phdr), which serializes concurrent calls and dlopen, and which
+// glibc resets in a forked child. Returns the number of slots rewritten; 0 where the
+// architecture is not supported (x86-64 and AArch64 are).
+int RedirectImports(const char *symbol, void *replacement, const void *own_code,
+                    unsigned long long *loaded_objects);
 
 }  // namespace pmapi

@@ -14,7 +14,6 @@
 #include <pthread.h>
 
 #include <memory>
-#include <mutex>
 #include <new>
 
 #include "base/import_redirect.h"
@@ -134,17 +133,11 @@ int RedirectedPthreadCreate(pthread_t *thread, const pthread_attr_t *attr, void 
 
 void RouteNewThreadsThroughInheritance() {
   if (OursComesFirst()) return;  // every object's pthread_create is the exported one already
-  // Rescanned only when objects were loaded since: a set costs one dl_iterate_phdr step.
-  static std::mutex mutex;
-  static bool routed = false;
-  static unsigned long long routed_objects = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  const unsigned long long loaded = LoadedObjectCount();
-  if (routed && loaded == routed_objects && loaded != 0) return;
+  // Guarded by the loader's lock, which RedirectImports holds: a pass when no object was loaded
+  // since the last costs one step of dl_iterate_phdr.
+  static unsigned long long loaded_objects = 0;
   RedirectImports("pthread_create", reinterpret_cast<void *>(&RedirectedPthreadCreate),
-                  reinterpret_cast<const void *>(&RedirectedPthreadCreate));
-  routed = true;
-  routed_objects = loaded;
+                  reinterpret_cast<const void *>(&RedirectedPthreadCreate), &loaded_objects);
 }
 
 }  // namespace pmapi
