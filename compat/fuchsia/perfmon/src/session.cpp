@@ -327,6 +327,24 @@ std::vector<perfmon_mapping_t> Session::TakeMappings() {
   return all;
 }
 
+void Session::AbandonInChild() {
+  for (auto &cpu : cpus_) {
+    cpu->ring.Forget();
+    // Directly, not through the kernel seam: a test's double belongs to the parent's view.
+    for (int &fd : cpu->fds) {
+      if (fd >= 0) close(fd);
+      fd = -1;
+    }
+    cpu->ring_fd = -1;
+  }
+  if (wake_fd_ >= 0) close(wake_fd_);
+  wake_fd_ = -1;
+  // The drain thread was the parent's: the child has none to join. Its std::thread is reset in
+  // place, without a destructor that would end the process for a joinable thread.
+  new (&drainer_) std::thread();
+  stopped_ = true;
+}
+
 void Session::WriteFinalRecords(Cpu *cpu) {
   pmapi::Kernel &kernel = pmapi::CurrentKernel();
   uint8_t bytes[sizeof(perfmon_time_record_t) +

@@ -32,6 +32,11 @@ class Session {
   void Stop();
   // The executable mappings seen (when an event collects PCs); call after Stop.
   std::vector<perfmon_mapping_t> TakeMappings();
+  // In a fork child, for a session of the parent's: closes this process's copies of the event
+  // descriptors without disabling the events (the parent's), forgets the rings (never mapped
+  // in the child) and the drain thread (not running in the child). Destroying it does nothing
+  // more then.
+  void AbandonInChild();
 
  private:
   struct Cpu {
