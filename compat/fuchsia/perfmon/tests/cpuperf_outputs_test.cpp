@@ -103,7 +103,9 @@ TEST_F(Outputs, WithoutAPrefixTheBuffersGoToTheCurrentDirectory) {
   EXPECT_TRUE(Exists(dir_ + "/cpuperf.cpsession"));
   struct stat found;
   ASSERT_EQ(stat((dir_ + "/cpuperf.cpsession").c_str(), &found), 0);
-  EXPECT_EQ(found.st_mode & 0777, 0666 & ~static_cast<mode_t>(022)) << "as umask 022 makes it";
+  const mode_t mask = umask(022);
+  umask(mask);
+  EXPECT_EQ(found.st_mode & 0777, 0666 & ~mask) << "as any new file under this umask";
 }
 
 TEST_F(Outputs, AnUnwritableOutputIsFoundBeforeTheCommandRuns) {
