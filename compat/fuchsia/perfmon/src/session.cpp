@@ -284,7 +284,16 @@ zx_status_t Session::Start(std::string *why) {
       }
     }
   }
-  if (sampling_) drainer_ = std::thread([this] { DrainLoop(); });
+  if (sampling_) {
+    // Made here, owned by the session: the drain thread allocates nothing of its own, which a
+    // fork child (without that thread) could neither free nor account for.
+    poll_fds_.clear();
+    poll_fds_.push_back({wake_fd_, POLLIN, 0});
+    for (auto &cpu : cpus_) {
+      if (cpu->ring_fd >= 0) poll_fds_.push_back({cpu->ring_fd, POLLIN, 0});
+    }
+    drainer_ = std::thread([this] { DrainLoop(); });
+  }
   started_ = true;
   return ZX_OK;
 }
@@ -307,11 +316,7 @@ void Session::DrainAll() {
 }
 
 void Session::DrainLoop() {
-  std::vector<pollfd> fds;
-  fds.push_back({wake_fd_, POLLIN, 0});
-  for (auto &cpu : cpus_) {
-    if (cpu->ring_fd >= 0) fds.push_back({cpu->ring_fd, POLLIN, 0});
-  }
+  std::vector<pollfd> &fds = poll_fds_;
   for (;;) {
     int ready = poll(fds.data(), fds.size(), 100);
     if (ready > 0 && (fds[0].revents & POLLIN)) return;  // Stop drains the rest itself

@@ -3,6 +3,8 @@
 // closes every descriptor and mapping it made.
 #pragma once
 
+#include <poll.h>
+
 #include <memory>
 #include <string>
 #include <thread>
@@ -61,7 +63,8 @@ class Session {
   std::vector<std::unique_ptr<Cpu>> cpus_;
   bool wait_for_exec_ = false;
   bool sampling_ = false;
-  int wake_fd_ = -1;  // eventfd: tells the drain thread to finish
+  int wake_fd_ = -1;              // eventfd: tells the drain thread to finish
+  std::vector<pollfd> poll_fds_;  // the drain thread's: the wake eventfd, then each ring
   std::thread drainer_;
   bool started_ = false;
   bool stopped_ = false;
