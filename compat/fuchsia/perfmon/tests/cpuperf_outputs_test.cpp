@@ -126,6 +126,27 @@ TEST_F(Outputs, AnUnwritableOutputIsFoundBeforeTheCommandRuns) {
   }
 }
 
+TEST_F(Outputs, AnOutputLostAfterTheCommandRanKeepsItsStatusAndTheTallies) {
+  // /dev/full passes the check (a device is written in place) and then refuses every byte.
+  EXPECT_EQ(Run("--output-prefix=" + dir_ +
+                "/trace --perfetto=/dev/full -e linux:task-clock -- sh -c 'exit 3'"),
+            3)
+      << err_;
+  EXPECT_NE(err_.find("cpuperf: /dev/full: cannot write: No space left on device"),
+            std::string::npos)
+      << err_;
+  EXPECT_NE(Slurp(dir_ + "/out").find("Total:"), std::string::npos);
+  EXPECT_TRUE(Exists(dir_ + "/trace.cpsession"));
+  // Without a command the loss is cpuperf's failure.
+  if (geteuid() == 0) {
+    EXPECT_EQ(Run("--output-prefix=" + dir_ +
+                  "/trace --perfetto=/dev/full -e linux:task-clock "
+                  "--duration=0.01"),
+              125)
+        << err_;
+  }
+}
+
 // The Total line of a tally.
 std::string TotalLine(const std::string &out) {
   const size_t at = out.find("Total:");

@@ -393,13 +393,18 @@ int Run(int argc, char **argv) {
     fprintf(stderr, "cpuperf: %s: stopped after %u of %u iterations; what was traced is saved\n",
             SignalName(stopped_by), iterations, spec.num_iterations);
   }
-  // After the command ran its status is cpuperf's even if an output is lost (said on stderr),
-  // as pmcount does; without a command such a loss exits 125.
-  const int lost = options.command.empty() ? kFailed : exit_code;
-  if (error.empty()) error = WriteResultSpec(spec, iterations, traces);
-  if (!error.empty()) {
-    Fail(error);
-    return lost;
+  // An output that cannot be written (after the checks, a full disk say) does not stop the
+  // others, nor the tallies: each loss is said on stderr. After the command ran its status
+  // stays cpuperf's, as pmcount does; without a command a loss exits 125.
+  bool lost = !error.empty();
+  if (lost) {
+    Fail(error);  // a buffer: the session result would name files that are not there
+  } else {
+    error = WriteResultSpec(spec, iterations, traces);
+    if (!error.empty()) {
+      Fail(error);
+      lost = true;
+    }
   }
   if (options.summary) PrintTallies(stdout, spec, saved);
   if (options.dump && !PrintRecords(stdout, saved)) exit_code = exit_code ? exit_code : kFailed;
@@ -407,19 +412,20 @@ int Run(int argc, char **argv) {
     error = WriteChromeTrace(options.perfetto_path, spec, saved);
     if (!error.empty()) {
       Fail(error);
-      return lost;
+      lost = true;
     }
   }
-  if (!options.pprof_path.empty()) {
 #ifdef CPUPERF_HAS_PPROF
+  if (!options.pprof_path.empty()) {
     size_t samples = 0;
     error = WritePprof(options.pprof_path, spec, saved, mappings, &samples);
     if (!error.empty()) {
       Fail(error);
-      return lost;
+      lost = true;
     }
-#endif
   }
+#endif
+  if (lost && options.command.empty()) return kFailed;
   return exit_code;
 }
 
