@@ -1,6 +1,6 @@
-# The installed reference documentation (docs/CMakeLists.txt, tests/docs/installed_docs.sh):
-# man pages for every exported call and every tool, free of groff warnings, and docs/*.md
-# under <docdir>, named there by the pages and the tools' --help.
+# The installed reference documentation (docs/CMakeLists.txt, tests/docs/): man pages for every
+# exported call and every tool, free of groff warnings, their prototypes the headers' own, and
+# docs/*.md under <docdir>, named there by the pages and the tools' --help.
 set(PMAPI_DOCS_TEST_PREFIX ${CMAKE_CURRENT_BINARY_DIR}/docs-prefix)
 add_test(NAME docs.install
          COMMAND ${CMAKE_COMMAND} --install ${PROJECT_BINARY_DIR} --prefix ${PMAPI_DOCS_TEST_PREFIX})
@@ -14,3 +14,10 @@ foreach(section names warnings docs defaults)
                    ${CMAKE_INSTALL_MANDIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_INSTALL_BINDIR})
   set_tests_properties(docs.${section} PROPERTIES FIXTURES_REQUIRED docs_installed TIMEOUT 300)
 endforeach()
+# Every prototype of a page's SYNOPSIS is declared, the same, in an installed header.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME docs.synopsis
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/synopsis_check.py
+                 ${PMAPI_DOCS_TEST_PREFIX}/${CMAKE_INSTALL_MANDIR}
+                 ${PMAPI_DOCS_TEST_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})
+set_tests_properties(docs.synopsis PROPERTIES FIXTURES_REQUIRED docs_installed TIMEOUT 60)
