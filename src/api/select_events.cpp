@@ -21,13 +21,14 @@ namespace {
 constexpr int kKnownFlags =
     PM_SELECT_GROUP | PM_SELECT_GROUP_NUMBERS | PM_SELECT_BLANKS | PM_SELECT_WIDE_DEFAULT;
 
+// The default sets, as specs. Where cycles count: the group pm_basic, or perf stat's list.
+// Elsewhere: the software group, or its members should a groups/ table fail to load.
 constexpr const char *kHardwareGroup = "pm_basic";
+constexpr const char *kWideDefault =
+    "task-clock,context-switches,cpu-migrations,page-faults,PM_CYC,PM_INST_CMPL,PM_BR_CMPL,"
+    "PM_BR_MPRED_CMPL";
 constexpr const char *kSoftwareGroup = "pm_sw_basic";
-constexpr const char *kWideDefault[] = {"task-clock",  "context-switches", "cpu-migrations",
-                                        "page-faults", "PM_CYC",           "PM_INST_CMPL",
-                                        "PM_BR_CMPL",  "PM_BR_MPRED_CMPL"};
-constexpr const char *kSoftwareDefault[] = {"task-clock", "context-switches", "cpu-migrations",
-                                            "page-faults"};
+constexpr const char *kSoftwareList = "task-clock,context-switches,cpu-migrations,page-faults";
 
 template <size_t N>
 void Copy(char (&to)[N], const std::string &from) {
@@ -44,12 +45,11 @@ int Refuse(pm_selection_t *out, int refusal, const std::string &name, const std:
   out->refusal = refusal;
   Copy(out->refused, name);
   Copy(out->why, why);
-  const bool about_groups = refusal == PM_SELECT_UNKNOWN_GROUP ||
-                            refusal == PM_SELECT_GROUP_NOT_HERE || refusal == PM_SELECT_NO_GROUPS;
-  const int code = refusal == PM_SELECT_NO_GROUPS ? Pmapi_BadCatalog
-                   : about_groups                 ? Pmapi_InvalidGroup
-                                                  : Pmapi_InvalidEvent;
-  return Report(code, why);
+  const bool group = refusal == PM_SELECT_UNKNOWN_GROUP || refusal == PM_SELECT_GROUP_NOT_HERE;
+  return Report(refusal == PM_SELECT_NO_GROUPS ? Pmapi_BadCatalog
+                : group                        ? Pmapi_InvalidGroup
+                                               : Pmapi_InvalidEvent,
+                why);
 }
 
 void Add(const CatalogEvent &entry, const std::string &name, const EventSpec *spec,
@@ -67,18 +67,15 @@ void Add(const CatalogEvent &entry, const std::string &name, const EventSpec *sp
   Copy(event.not_countable, reason);
 }
 
-const GroupCatalog *LoadedGroups() {
-  const GroupCatalog &groups = GroupCatalog::Get();
-  return groups.load_status().ok() ? &groups : nullptr;
-}
-
 // The group `key` names: a short name, or with `numbers` its id.
 const ResolvedGroup *FindGroup(const std::string &key, bool numbers) {
-  const GroupCatalog *groups = LoadedGroups();
-  if (!groups) return nullptr;
-  if (IsNumber(key)) return numbers ? groups->FindId(std::stoi(key)) : nullptr;
-  return groups->FindName(key);
+  const GroupCatalog &groups = GroupCatalog::Get();
+  if (!groups.load_status().ok()) return nullptr;
+  if (IsNumber(key)) return numbers ? groups.FindId(std::stoi(key)) : nullptr;
+  return groups.FindName(key);
 }
+
+bool Complete(const ResolvedGroup *group) { return group && group->missing_member.empty(); }
 
 int UseGroup(const ResolvedGroup &group, pm_selection_t *out) {
   if (!group.missing_member.empty()) {
@@ -124,37 +121,23 @@ int UnknownGroup(const std::string &key, pm_selection_t *out) {
   return Refuse(out, PM_SELECT_UNKNOWN_GROUP, key, message + " (pmlist -g lists the groups)");
 }
 
-int UseNamedList(const char *const *names, size_t count, pm_selection_t *out) {
-  for (size_t i = 0; i < count; ++i) {
-    if (const CatalogEvent *entry = Catalog::Get().FindName(names[i])) {
-      Add(*entry, names[i], nullptr, out);
-    }
-  }
-  return 0;
-}
-
-// pm_basic where cycles count, else pm_sw_basic with a note saying why.
-int UseDefault(int flags, pm_selection_t *out) {
-  out->is_default = 1;
+// The default set's spec; `note` says why it is the software set, when it is.
+const char *DefaultSpec(int flags, std::string *note) {
   const CatalogEvent *cycles = Catalog::Get().FindName("PM_CYC");
   std::string reason;
   if (cycles && Countable(*cycles, &reason)) {
-    const ResolvedGroup *group = FindGroup(kHardwareGroup, false);
-    if (!(flags & PM_SELECT_WIDE_DEFAULT) && group && group->missing_member.empty()) {
-      return UseGroup(*group, out);
-    }
-    return UseNamedList(kWideDefault, sizeof kWideDefault / sizeof *kWideDefault, out);
+    const bool group =
+        !(flags & PM_SELECT_WIDE_DEFAULT) && Complete(FindGroup(kHardwareGroup, false));
+    return group ? kHardwareGroup : kWideDefault;
   }
-  std::string why = "no hardware PMU here (a VM without one?)";
+  *note = "no hardware PMU here (a VM without one?)";
   if (!cycles) {
-    why = "PM_CYC is not in the catalog";
+    *note = "PM_CYC is not in the catalog";
   } else if (reason.find("no hardware PMU") == std::string::npos) {
-    why = "PM_CYC is not countable here (" + reason + ")";
+    *note = "PM_CYC is not countable here (" + reason + ")";
   }
-  Copy(out->note, why + ": counting software events");
-  const ResolvedGroup *group = FindGroup(kSoftwareGroup, false);
-  if (group && group->missing_member.empty()) return UseGroup(*group, out);
-  return UseNamedList(kSoftwareDefault, sizeof kSoftwareDefault / sizeof *kSoftwareDefault, out);
+  *note += ": counting software events";
+  return Complete(FindGroup(kSoftwareGroup, false)) ? kSoftwareGroup : kSoftwareList;
 }
 
 // Blanks and line ends become commas; runs of them one, none at either end.
@@ -222,7 +205,13 @@ int Select(const std::string &given, int flags, pm_selection_t *out) {
     const ResolvedGroup *group = FindGroup(spec, true);
     return group ? UseGroup(*group, out) : UnknownGroup(spec, out);
   }
-  if (spec.empty()) return UseDefault(flags, out);
+  if (spec.empty()) {
+    std::string note;
+    const char *chosen = DefaultSpec(flags, &note);
+    out->is_default = 1;
+    Copy(out->note, note);
+    return Select(chosen, 0, out);
+  }
   std::vector<EventSpec> specs;
   const std::string error = ParseEventList(spec, &specs);
   if (!error.empty()) return Refuse(out, PM_SELECT_SYNTAX, "", error);
