@@ -89,6 +89,9 @@ TEST(SelectEvents, AGroupAloneProgramsTheGroup) {
   const std::string number = std::to_string(s.group_id);
   EXPECT_EQ(Select(number.c_str(), PM_SELECT_GROUP_NUMBERS).group_id, s.group_id);
   EXPECT_EQ(Select(number.c_str(), PM_SELECT_GROUP).group_id, s.group_id);
+  const pm_selection_t user = Select("pm_sw_basic:u");  // modifiers apply to every member
+  ASSERT_EQ(user.group_id, s.group_id);
+  EXPECT_TRUE(user.events[3].has_mode && user.events[3].user && !user.events[3].kernel);
   pm_prog_t prog = s.prog;
   EXPECT_EQ(pm_set_program_mythread(&prog), 0);
   pm_delete_program_mythread();

@@ -77,13 +77,14 @@ const ResolvedGroup *FindGroup(const std::string &key, bool numbers) {
 
 bool Complete(const ResolvedGroup *group) { return group && group->missing_member.empty(); }
 
-int UseGroup(const ResolvedGroup &group, pm_selection_t *out) {
+// `spec`: the modifiers written after the group's name, given to every member.
+int UseGroup(const ResolvedGroup &group, pm_selection_t *out, const EventSpec *spec = nullptr) {
   if (!group.missing_member.empty()) {
     return Refuse(out, PM_SELECT_GROUP_NOT_HERE, group.record.short_name,
                   "group " + group.record.short_name + " cannot be counted here: its member " +
                       group.missing_member + " is not an event of this machine");
   }
-  for (const CatalogEvent *member : group.members) Add(*member, member->short_name, nullptr, out);
+  for (const CatalogEvent *member : group.members) Add(*member, member->short_name, spec, out);
   out->group_id = group.id;
   Copy(out->group_name, group.record.short_name);
   return 0;
@@ -157,9 +158,11 @@ std::string BlanksToCommas(const std::string &spec) {
 
 int UseList(const std::vector<EventSpec> &specs, int flags, pm_selection_t *out) {
   const bool group_numbers = flags & PM_SELECT_GROUP_NUMBERS;
-  if (specs.size() == 1 && !specs[0].has_mode) {
+  if (specs.size() == 1) {
     const std::string &name = specs[0].name;
-    if (const ResolvedGroup *group = FindGroup(name, group_numbers)) return UseGroup(*group, out);
+    if (const ResolvedGroup *group = FindGroup(name, group_numbers)) {
+      return UseGroup(*group, out, &specs[0]);
+    }
     if (group_numbers && IsNumber(name)) return UnknownGroup(name, out);
   }
   if (specs.size() > MAX_COUNTERS) {
