@@ -1,14 +1,12 @@
-#include "tracefs_hint.h"
+#include "api/tracefs_hint.h"
 
 #include <errno.h>
 #include <unistd.h>
 
 #include "base/kernel.h"
 
-namespace pmcount {
+namespace pmapi {
 namespace {
-
-using pmapi::kTracefsRoots;
 
 bool AllOf(const std::string &text, bool (*ok)(char)) {
   if (text.empty()) return false;
@@ -48,4 +46,4 @@ std::string TracefsUnreadable() {
          " (mount -t tracefs nodev " + kTracefsRoots[0] + ")";
 }
 
-}  // namespace pmcount
+}  // namespace pmapi
