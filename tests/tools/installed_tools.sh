@@ -229,6 +229,12 @@ exit)
     check "-o another user's link: the file it names is unchanged" \
       test "$(cat "$work/victim")" = precious
     check "-o another user's link: the command never ran" test ! -e "$work/ran"
+    # Nor behind a link of one's own: every link on the way is checked.
+    ln -s "$work/planted" "$work/own-to-planted"
+    "$pmcount" -o "$work/own-to-planted" -x, -e $ev -- touch "$work/ran" 2>"$work/out"
+    check "-o one's link to another user's link: 125" test $? = 125
+    check "-o one's link to another user's link: the file is unchanged" \
+      test "$(cat "$work/victim")" = precious
     ln -s "$work/own-target" "$work/own-link"
     n=$(random_n)
     "$pmcount" -o "$work/own-link" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/out"
