@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -148,6 +149,34 @@ TEST_F(ToolOutputs, WhatCannotBeWrittenSaysWhy) {
   ASSERT_EQ(full.Open("/dev/full"), "");
   ASSERT_EQ(full.Write("x", 1), "");
   EXPECT_EQ(full.Commit(), "cannot write /dev/full: No space left on device");
+}
+
+TEST_F(ToolOutputs, AnotherUsersFileInAStickyDirectoryIsRefusedBeforeTheRun) {
+  // As /tmp: anyone may make the new file, but only the old one's owner may rename over it, so
+  // the rename after the run would fail. Asked as uid 65534 about root's file.
+  if (geteuid() != 0) GTEST_SKIP() << "needs root, to ask as another user";
+  ASSERT_EQ(chmod(dir_.c_str(), 01777), 0);
+  int answer[2];
+  ASSERT_EQ(pipe(answer), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(1);
+    const std::string error = tools::CheckOutputFile(victim_);
+    _exit(write(answer[1], error.data(), error.size()) == static_cast<ssize_t>(error.size()) ? 0
+                                                                                             : 1);
+  }
+  close(answer[1]);
+  char buffer[512] = "";
+  const ssize_t n = read(answer[0], buffer, sizeof buffer);
+  close(answer[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(std::string(buffer, n > 0 ? n : 0),
+            "cannot write " + victim_ +
+                ": it is the file of user 0 (root), in a sticky directory where only they may "
+                "replace it");
+  EXPECT_EQ(Slurp(victim_), "precious\n");
 }
 
 TEST_F(ToolOutputs, DevicesAndFifosAreWrittenInPlace) {

@@ -145,6 +145,7 @@ std::string Refused(const std::string &path, const std::string &reason) {
 }  // namespace
 
 std::string CheckOutputFile(const std::string &path) {
+  NewFileMode();  // reads the umask now, before a tool starts threads (umask() sets it a moment)
   if (path.empty()) return "cannot write an output: its path is empty";
   Destination d;
   std::string reason = Resolve(path, &d);
