@@ -123,10 +123,10 @@ TEST(settings, AValueGotStaysValidAfterAChange) {
 
 TEST(settings, BadArgumentsSayWhat) {
   EXPECT_EQ(pm_set_setting("PMAPI_NO_SUCH_THING", "1"), Pmapi_InvalidArg);
-  EXPECT_NE(strstr(pm_strerror("pm_set_setting", Pmapi_InvalidArg),
-                   "'PMAPI_NO_SUCH_THING' is not a setting; docs/settings.md lists them"),
-            nullptr)
-      << pm_strerror("pm_set_setting", Pmapi_InvalidArg);
+  const std::string message = pm_strerror("pm_set_setting", Pmapi_InvalidArg);
+  EXPECT_NE(message.find("'PMAPI_NO_SUCH_THING' is not a setting; /"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("/settings.md lists them"), std::string::npos) << message;
   EXPECT_EQ(pm_set_setting(nullptr, "1"), Pmapi_InvalidArg);
   EXPECT_EQ(pm_set_setting("TMPDIR", "/tmp"), Pmapi_InvalidArg) << "not the library's to set";
   const char *value = nullptr;

@@ -19,13 +19,7 @@ int pm_get_setting(const char *name, const char **value) {
   return pmapi::Guarded([&] {
     if (!name) return pmapi::Report(Pmapi_InvalidArg, "the setting's name is NULL");
     if (!value) return pmapi::Report(Pmapi_InvalidArg, "value is NULL");
-    const char *text = pmapi::SettingText(name);
-    if (!text) {
-      return pmapi::Report(pmapi::Status(
-          Pmapi_InvalidArg, {"'", name, "' is not a setting; docs/settings.md lists them"}));
-    }
-    *value = text;
-    return 0;
+    return pmapi::Report(pmapi::SettingText(name, value));
   });
 }
 

@@ -95,12 +95,14 @@ void Publish(const std::function<void(Settings *)> &change) {
 
 const Settings &CurrentSettings() { return InForce().settings; }
 
+Status NotASetting(const char *name) {
+  return Status(Pmapi_InvalidArg, {"'", name ? name : "(null)",
+                                   "' is not a setting; " PMAPI_DOC_DIR "/settings.md lists them"});
+}
+
 Status SetSetting(const char *name, const char *value) {
   const Entry *entry = FindEntry(name);
-  if (!entry) {
-    return Status(Pmapi_InvalidArg, std::string("'") + (name ? name : "(null)") +
-                                        "' is not a setting; docs/settings.md lists them");
-  }
+  if (!entry) return NotASetting(name);
   Publish([&](Settings *settings) {
     if (value) {
       Apply(*entry, value, settings);
@@ -113,12 +115,12 @@ Status SetSetting(const char *name, const char *value) {
   return Status::Ok();
 }
 
-const char *SettingText(const char *name) {
+Status SettingText(const char *name, const char **text) {
   const Entry *entry = FindEntry(name);
-  if (!entry) return nullptr;
+  if (!entry) return NotASetting(name);
   const Settings &settings = CurrentSettings();
-  if (entry->text) return (settings.*entry->text).c_str();
-  return settings.*entry->on ? "1" : "0";
+  *text = entry->text ? (settings.*entry->text).c_str() : settings.*entry->on ? "1" : "0";
+  return Status::Ok();
 }
 
 void ChangeSettings(const std::function<void(Settings *)> &change) { Publish(change); }

@@ -51,9 +51,10 @@ const Settings &CurrentSettings();
 // that is not a setting.
 Status SetSetting(const char *name, const char *value);
 
-// The value in force of the setting `name`: a string setting's text ("" when unset), or "1" or
-// "0" for a switch; valid until exit. nullptr for a name that is not a setting.
-const char *SettingText(const char *name);
+// Stores in `text` the value in force of the setting `name`: a string setting's text ("" when
+// unset), or "1" or "0" for a switch; valid until exit. Pmapi_InvalidArg, `text` untouched, for a
+// name that is not a setting.
+Status SettingText(const char *name, const char **text);
 
 // For tests: applies `change` to a copy of the settings in force and publishes it.
 void ChangeSettings(const std::function<void(Settings *)> &change);
