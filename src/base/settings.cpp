@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 
 #include "pmapi.h"
@@ -86,19 +87,19 @@ const Published &InForce() {
 void Publish(const std::function<void(Settings *)> &change) {
   std::lock_guard<std::mutex> lock(g_change_mutex);
   const Published &now = InForce();
-  Published *next = new Published{now.settings, &now};
+  std::unique_ptr<Published> next(new Published{now.settings, &now});
   change(&next->settings);
-  g_changed.store(next, std::memory_order_release);
+  g_changed.store(next.release(), std::memory_order_release);
 }
-
-}  // namespace
-
-const Settings &CurrentSettings() { return InForce().settings; }
 
 Status NotASetting(const char *name) {
   return Status(Pmapi_InvalidArg, {"'", name ? name : "(null)",
                                    "' is not a setting; " PMAPI_DOC_DIR "/settings.md lists them"});
 }
+
+}  // namespace
+
+const Settings &CurrentSettings() { return InForce().settings; }
 
 Status SetSetting(const char *name, const char *value) {
   const Entry *entry = FindEntry(name);
