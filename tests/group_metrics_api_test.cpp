@@ -236,7 +236,7 @@ TEST(group_metrics_api, BadArgumentsGetTheirCodesAndLeaveTheOutputAlone) {
   pm_group_metrics_t info;
   info.group_id = 4242;
   info.metrics = nullptr;
-  int listed = static_cast<int>(pmapi::GroupCatalog::Get().listable_count());
+  int listed = static_cast<int>(pmapi::GroupCatalog::Get().id_limit());
   for (int bad : {-1, listed, kUnknownGroupId, INT32_MIN}) {
     EXPECT_EQ(pm_get_group_metrics(bad, &info), Pmapi_InvalidGroup) << bad;
     std::string message = pm_strerror("pm_get_group_metrics", Pmapi_InvalidGroup);

@@ -266,6 +266,99 @@ TEST_F(group_dir, MemberUnknownToTheCatalogMakesTheGroupUnprogrammable) {
   EXPECT_EQ(ghost->status, pmapi::EventStatus::kUnverified);
 }
 
+// "client-id N" pins a group's client id (docs/catalog.md, "Pinned group ids").
+TEST(group_parser, ClientIdLinesPinAndTheirErrorsNameFileAndLine) {
+  std::vector<GroupRecord> records;
+  Status status = pmapi::ParseGroupTable(
+      "t.grp",
+      "50000 | pm_a | A | d\n  client-id 60\n  events task-clock\n50001 | pm_b | B | d\n"
+      "  events task-clock\n",
+      &records);
+  ASSERT_TRUE(status.ok()) << status.detail();
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].client_id, 60);
+  EXPECT_EQ(records[0].client_id_origin, "t.grp:2");
+  EXPECT_EQ(records[1].client_id, pmapi::kUnpinned);
+  const struct {
+    const char *text;
+    const char *detail;
+  } cases[] = {
+      {"50000 | pm_a | A | d\nclient-id\nevents task-clock\n",
+       "t.grp:2: client id '' is not an integer in 0..9999"},
+      {"50000 | pm_a | A | d\nclient-id 10000\nevents task-clock\n",
+       "t.grp:2: client id '10000' is not an integer in 0..9999"},
+      {"50000 | pm_a | A | d\nclient-id -1\nevents task-clock\n",
+       "t.grp:2: client id '-1' is not an integer in 0..9999"},
+      {"50000 | pm_a | A | d\nclient-id 60\nevents task-clock\nclient-id 61\n",
+       "t.grp:4: a second 'client-id' line for group pm_a (the first is at t.grp:2)"},
+      {"client-id 60\n",
+       "t.grp:1: 'client-id' before any group header (id | short name | long "
+       "name | description)"},
+  };
+  for (const auto &c : cases) {
+    std::vector<GroupRecord> none;
+    status = pmapi::ParseGroupTable("t.grp", c.text, &none);
+    EXPECT_EQ(status.code(), Pmapi_BadCatalog) << c.text;
+    EXPECT_EQ(status.detail(), c.detail);
+    EXPECT_TRUE(none.empty());
+  }
+}
+
+TEST_F(group_dir, PinsBelowTheUnpinnedGroupsOrTwiceAreErrorsNamingTheLine) {
+  std::vector<GroupRecord> shipped;
+  ASSERT_TRUE(pmapi::LoadCompiledGroupTables(&shipped).ok());
+  const int unpinned = static_cast<int>(shipped.size()) + 1;  // with pm_dense below
+  std::string a = Write("a.grp",
+                        "50010 | pm_low | Low | d\n  events task-clock\n  client-id 7\n"
+                        "50011 | pm_ok | Ok | d\n  client-id 60\n  events task-clock\n"
+                        "50012 | pm_dense | Dense | d\n  events task-clock\n");
+  std::string b = Write("b.grp",
+                        "# again\n50013 | pm_again | Again | d\nclient-id 60\n"
+                        "events task-clock\n");
+  std::vector<GroupRecord> records;
+  Status status = pmapi::LoadGroupTables(&records);
+  EXPECT_EQ(status.code(), Pmapi_BadCatalog);
+  EXPECT_EQ(status.detail(),
+            a + ":3: client id 7 of group pm_low is taken: the " + std::to_string(unpinned) +
+                " groups without a client-id line "
+                "have ids 0.." +
+                std::to_string(unpinned - 1) + "; pin " + std::to_string(unpinned) + " or more");
+  EXPECT_EQ(Find(records, 50010), nullptr) << "a refused pin contributes nothing";
+  ASSERT_NE(Find(records, 50011), nullptr);
+  EXPECT_EQ(Find(records, 50011)->client_id, 60);
+  EXPECT_EQ(Find(records, 50013), nullptr);
+  unlink(a.c_str());
+  std::vector<GroupRecord> again;
+  Write("a.grp", "50011 | pm_ok | Ok | d\n  client-id 60\n  events task-clock\n");
+  status = pmapi::LoadGroupTables(&again);
+  EXPECT_EQ(status.detail(),
+            b + ":3: client id 60 of group pm_again is already pinned at " + a + ":2");
+}
+
+// The catalog over the real machine: pinned ids far past the shipped ones, gaps between, the
+// shipped ids where they were.
+TEST_F(group_dir, PinnedGroupsGetTheirIdsAndMoveNoShippedOne) {
+  std::unique_ptr<pmapi::GroupCatalog> shipped = pmapi::GroupCatalog::Build(pmapi::Catalog::Get());
+  Write("site.grp",
+        "50020 | pm_hpmcount2 | DrHook | d\n  client-id 60\n  events task-clock\n"
+        "50021 | pm_far | Far | d\n  client-id 1000\n  events task-clock\n"
+        "50022 | pm_nowhere | Nowhere | d\n  client-id 2000\n  events no_such::EVENT\n");
+  std::unique_ptr<pmapi::GroupCatalog> groups = pmapi::GroupCatalog::Build(pmapi::Catalog::Get());
+  ASSERT_TRUE(groups->load_status().ok()) << groups->load_status().detail();
+  EXPECT_EQ(groups->id_limit(), 1001u) << "an unlistable pinned group (2000) adds no gap";
+  ASSERT_NE(groups->FindId(60), nullptr);
+  EXPECT_EQ(groups->FindId(60)->record.short_name, "pm_hpmcount2");
+  EXPECT_EQ(groups->FindId(1000)->record.short_name, "pm_far");
+  EXPECT_EQ(groups->FindId(61), nullptr);
+  EXPECT_EQ(groups->FindId(2000), nullptr);
+  EXPECT_EQ(groups->FindName("pm_nowhere")->id, -1);
+  for (size_t id = 0; id < shipped->id_limit(); ++id) {
+    ASSERT_NE(groups->FindId(static_cast<int>(id)), nullptr) << id;
+    EXPECT_EQ(groups->FindId(static_cast<int>(id))->record.short_name,
+              shipped->FindId(static_cast<int>(id))->record.short_name);
+  }
+}
+
 TEST(group_status, FollowsTheMembers) {
   using pmapi::CatalogEvent;
   using pmapi::EventStatus;

@@ -74,3 +74,10 @@ if(TARGET pmapi_bench)
   # tests/bench/hpm_bench.cpp measures hpmStart+hpmStop against pm_start/stop_mythread.
   target_link_libraries(pmapi_bench PRIVATE hpm)
 endif()
+
+# A nested section's wall time comes off its parent's exclusive time, to the nanosecond.
+add_test(NAME hpm.exclusive_wall
+         COMMAND ${Python3_EXECUTABLE} ${HPM_TEST_DIR}/check_exclusive_wall.py
+                 $<TARGET_FILE:hpm_scenarios>)
+set_tests_properties(hpm.exclusive_wall PROPERTIES ENVIRONMENT
+                     "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/test-runtime")

@@ -1,9 +1,17 @@
 # libpmapi-mpi (src/mpi, docs/mpi.md). The cross-rank summary (no MPI in it): a unit test, in
 # every build.
-add_executable(mpi_summary_test mpi/cross_rank_summary_test.cpp)
+add_executable(mpi_summary_test mpi/cross_rank_summary_test.cpp mpi/cross_rank_wall_test.cpp)
 target_link_libraries(mpi_summary_test PRIVATE pmapi_mpi_summary GTest::gtest_main)
 target_compile_options(mpi_summary_test PRIVATE ${PMAPI_WARNINGS})
 gtest_discover_tests(mpi_summary_test DISCOVERY_TIMEOUT 60)
+
+# The choice of events from PMAPI_MPI_EVENTS (no MPI in it either): against libpmapi.
+add_executable(mpi_rank_counters_test mpi/rank_counters_test.cpp
+               ${PROJECT_SOURCE_DIR}/src/mpi/rank_counters.cpp)
+target_include_directories(mpi_rank_counters_test PRIVATE ${PROJECT_SOURCE_DIR}/src/mpi)
+target_link_libraries(mpi_rank_counters_test PRIVATE pmapi GTest::gtest_main)
+target_compile_options(mpi_rank_counters_test PRIVATE ${PMAPI_WARNINGS})
+gtest_discover_tests(mpi_rank_counters_test DISCOVERY_TIMEOUT 60)
 
 # Real 4-rank mpirun jobs against a scratch install of the project, in the sections of
 # tests/mpi/run_mpi.py; only where MPI was found. Not in sanitizer builds (scripts/sanitize): the subject is the library inside programs built

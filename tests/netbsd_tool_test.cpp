@@ -80,10 +80,15 @@ TEST_F(NetbsdTool, ExitStatusIsTheCommands) {
   EXPECT_EQ(RunTool("-c task-clock /bin/sh -c 'exit 3'").status, 3);
 }
 
+// A usage error exits 2, as in every libpmapi tool (docs/tools.md): an unknown event, a
+// missing or extra argument, an id past pmc_evid_t.
 TEST_F(NetbsdTool, Failures) {
-  EXPECT_EQ(RunTool("-c no-such-event /bin/true").status, 1);
+  EXPECT_EQ(RunTool("-c no-such-event /bin/true").status, 2);
+  EXPECT_EQ(RunTool("-c 99999999999999999999999 /bin/true").status, 2) << "id out of range";
   EXPECT_EQ(RunTool("-c task-clock /no/such/program").status, 7);
-  EXPECT_EQ(RunTool("").status, 1) << "usage";
+  EXPECT_EQ(RunTool("").status, 2) << "no arguments";
+  EXPECT_EQ(RunTool("-c task-clock").status, 2) << "no command";
+  EXPECT_EQ(RunTool("list a b").status, 2) << "too many arguments";
 }
 
 }  // namespace

@@ -52,9 +52,10 @@ bool UsesTime(const std::string &formula) {
 const std::vector<std::vector<pm_metric_t>> &MetricTables() {
   static const std::vector<std::vector<pm_metric_t>> *tables = [] {
     const GroupCatalog &groups = GroupCatalog::Get();
-    auto *made = new std::vector<std::vector<pm_metric_t>>(groups.listable_count());
+    auto *made = new std::vector<std::vector<pm_metric_t>>(groups.id_limit());
     for (size_t id = 0; id < made->size(); ++id) {
       const ResolvedGroup *group = groups.FindId(static_cast<int>(id));
+      if (!group) continue;  // an id between the dense ones and a pinned one: no group
       for (const GroupMetric &metric : group->record.metrics) {
         (*made)[id].push_back(
             pm_metric_t{metric.name.c_str(), metric.formula.c_str(), "", UsesTime(metric.formula)});
@@ -75,13 +76,7 @@ Status FindGroup(int group_id, const ResolvedGroup **out) {
   const GroupCatalog &groups = GroupCatalog::Get();
   if (!groups.load_status().ok()) return groups.load_status();
   *out = groups.FindId(group_id);
-  if (!*out) {
-    return Status(Pmapi_InvalidGroup,
-                  "event-group id " + std::to_string(group_id) +
-                      " is unknown: this machine lists groups 0.." +
-                      std::to_string(static_cast<long long>(groups.listable_count()) - 1) +
-                      " (pm_initialize with PM_GET_GROUPS; docs/catalog.md)");
-  }
+  if (!*out) return Status(Pmapi_InvalidGroup, groups.UnknownId(group_id));
   return Status::Ok();
 }
 

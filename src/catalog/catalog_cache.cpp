@@ -67,12 +67,13 @@ uint64_t Step(uint64_t hash, uint64_t word) {
 constexpr char kMagic[8] = {'P', 'M', 'A', 'P', 'I', 'C', 'A', 'T'};
 // The cache's one format version: bumped whenever the layout or the meaning of a stored field
 // changes.
-constexpr uint32_t kLayoutVersion = 3;
+constexpr uint32_t kLayoutVersion = 4;  // 4: groups carry their pinned client id
 // The fewest payload bytes one event takes (id, source, status, known flag, four empty
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;
-// Likewise for a group (id, four empty strings, one empty member, no metric) and a metric.
-constexpr size_t kSmallestGroup = 4 + 4 * 4 + 4 + 4 + 4 + 4;
+// Likewise for a group (id, client id, four empty strings, one empty member, no metric) and a
+// metric.
+constexpr size_t kSmallestGroup = 4 + 4 + 4 * 4 + 4 + 4 + 4 + 4;
 constexpr size_t kSmallestMetric = 2 * 4;
 
 class Writer {
@@ -175,6 +176,7 @@ void PutGroups(Writer *writer, const CatalogContents &contents) {
   writer->Put(static_cast<uint32_t>(contents.groups.size()));
   for (const GroupRecord &group : contents.groups) {
     writer->Put(static_cast<int32_t>(group.id));
+    writer->Put(static_cast<int32_t>(group.client_id));
     writer->PutString(group.short_name);
     writer->PutString(group.long_name);
     writer->PutString(group.description);
@@ -198,16 +200,18 @@ bool ValidPosition(uint32_t position, const CatalogContents &contents) {
 }
 
 bool GetGroup(Reader *reader, int previous_id, GroupRecord *group) {
-  int32_t id = 0;
+  int32_t id = 0, client_id = 0;
   uint32_t member_count = 0, metric_count = 0;
   // Ids increase, as the loader sorts them; 1..MAX_COUNTERS members, as the parser allows.
   if (!reader->Get(&id) || id <= previous_id || id < kFirstGroupId || id > kLastGroupId ||
+      !reader->Get(&client_id) || client_id < kUnpinned || client_id > kLastClientGroupId ||
       !reader->GetString(&group->short_name) || !reader->GetString(&group->long_name) ||
       !reader->GetString(&group->description) || !reader->GetString(&group->origin) ||
       !reader->Get(&member_count) || member_count < 1 || member_count > MAX_COUNTERS) {
     return false;
   }
   group->id = id;
+  group->client_id = client_id;
   group->members.resize(member_count);
   for (std::string &member : group->members) {
     if (!reader->GetString(&member)) return false;

@@ -16,9 +16,10 @@
 //     proc_name, tracefs_root, table_position, table_count, the id ranges, then every event:
 //     id, source, status, the known encoding if any, short_name, long_name, description,
 //     encoding (strings as u32 length + bytes); then u8 has_groups and, if 1, the compiled-in
-//     groups: count, then each group's id, short_name, long_name, description, origin, its
-//     members (count, names) and metrics (count, name and formula text); then the members'
-//     stored positions (count, u32 each, UINT32_MAX for none) and the filler's.
+//     groups: count, then each group's id, client id (-1 unpinned), short_name, long_name,
+//     description, origin, its members (count, names) and metrics (count, name and formula
+//     text); then the members' stored positions (count, u32 each, UINT32_MAX for none) and the
+//     filler's.
 // Reading checks everything before trusting it: magic, version, key, length, checksum, every
 // bound, every enum value, and ContentsConsistent(). A file that fails any check is treated as
 // absent; reading never crashes on bad bytes.

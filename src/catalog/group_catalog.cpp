@@ -58,11 +58,25 @@ std::unique_ptr<GroupCatalog> GroupCatalog::Build(const Catalog &catalog) {
     first_position += record.members.size();
     group.status = GroupStatus(group.members);
     group.record = std::move(record);
-    if (Listable(group, catalog)) {
+    if (Listable(group, catalog) && group.record.client_id == kUnpinned) {
       group.id = static_cast<int>(groups->by_id_.size());
       groups->by_id_.push_back(groups->groups_.size());
     }
     groups->groups_.push_back(std::move(group));
+  }
+  // Pinned groups next: their ids are past every dense one (the loader checked), so they move
+  // none; the ids between are gaps.
+  groups->dense_count_ = groups->by_id_.size();
+  for (size_t position = 0; position < groups->groups_.size(); ++position) {
+    ResolvedGroup &group = groups->groups_[position];
+    if (group.record.client_id == kUnpinned || !Listable(group, catalog)) continue;
+    const size_t id = static_cast<size_t>(group.record.client_id);
+    if (id < groups->dense_count_ || (id < groups->by_id_.size() && groups->by_id_[id] != kGap)) {
+      continue;  // the loader refuses both; a record that got here anyway stays unlisted
+    }
+    if (id >= groups->by_id_.size()) groups->by_id_.resize(id + 1, kGap);
+    groups->by_id_[id] = position;
+    group.id = static_cast<int>(id);
   }
   const CatalogEvent *filler =
       groups->from_cache_ ? catalog.FindStoredMember(kFillerEvent, catalog.stored_filler_position())
@@ -78,7 +92,25 @@ const GroupCatalog &GroupCatalog::Get() {
 
 const ResolvedGroup *GroupCatalog::FindId(int id) const {
   if (id < 0 || static_cast<size_t>(id) >= by_id_.size()) return nullptr;
-  return &groups_[by_id_[static_cast<size_t>(id)]];
+  const size_t position = by_id_[static_cast<size_t>(id)];
+  return position == kGap ? nullptr : &groups_[position];
+}
+
+std::string GroupCatalog::UnknownId(int id) const {
+  std::string known;
+  if (dense_count_ > 0) known = "0.." + std::to_string(dense_count_ - 1);
+  std::vector<size_t> pinned;
+  for (size_t pin = dense_count_; pin < by_id_.size(); ++pin) {
+    if (by_id_[pin] != kGap) pinned.push_back(pin);
+  }
+  for (size_t i = 0; i < pinned.size(); ++i) {
+    if (!known.empty()) known += i + 1 == pinned.size() ? " and " : ", ";
+    known += std::to_string(pinned[i]);
+  }
+  if (known.empty()) known = "none";
+  return "event-group id " + std::to_string(id) + " is unknown: this machine lists groups " +
+         known + (pinned.empty() ? "" : " (pinned by a site table)") +
+         " (pm_initialize with PM_GET_GROUPS; docs/catalog.md)";
 }
 
 const CatalogEvent *GroupCatalog::FillerFor(const ResolvedGroup &group) const {

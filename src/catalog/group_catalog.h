@@ -19,8 +19,9 @@ namespace pmapi {
 struct ResolvedGroup {
   GroupRecord record;
   // The group's id for clients: its index in the event_groups pm_initialize returns under the
-  // full filter. Dense from 0 over the groups this machine can list (every member present and
-  // listed), in table-id order; -1 for a group it cannot.
+  // full filter. The id a site table pins (GroupRecord::client_id); otherwise dense from 0 over
+  // the unpinned groups this machine can list (every member present and listed), in table-id
+  // order. -1 for a group this machine cannot list.
   int id = -1;
   // Catalog entries of the members, in counter order; empty when one is missing.
   std::vector<const CatalogEvent *> members;
@@ -48,18 +49,23 @@ class GroupCatalog {
 
   // A non-ok status if a groups/ table or one under $PMAPI_GROUPS_DIR failed to parse.
   const Status &load_status() const { return load_status_; }
-  // Every group, by increasing table id (record.id); the listable ones have ids 0, 1, ... in
-  // this order.
+  // Every group, by increasing table id (record.id); the listable unpinned ones have ids 0, 1,
+  // ... in this order.
   const std::vector<ResolvedGroup> &groups() const { return groups_; }
-  // How many groups have client ids (0..listable_count()-1).
-  size_t listable_count() const { return by_id_.size(); }
-  // By client id (ResolvedGroup::id), not table id.
+  // Every client id is below this: the dense ids, then up to the largest listable pinned id.
+  // Ids in between that no group has are gaps (FindId gives nullptr).
+  size_t id_limit() const { return by_id_.size(); }
+  // By client id (ResolvedGroup::id), not table id; nullptr for an id no listable group has.
   const ResolvedGroup *FindId(int id) const;
+  // "event-group id N is unknown: this machine lists groups 0..10, 60 and 150 (...)".
+  std::string UnknownId(int id) const;
   // The event a listed group names on the counters its members leave free, so that clients
   // looking every events[counter] up in the lists find a real entry: cpu-migrations (a kernel
   // software event that any counter can take and that rarely counts), or the group's first
   // member if the catalog lacks it. Counting a group by id never opens it.
   const CatalogEvent *FillerFor(const ResolvedGroup &group) const;
+  // cpu-migrations when the catalog lists it, else nullptr: what gap entries name.
+  const CatalogEvent *filler() const { return filler_; }
   const ResolvedGroup *FindName(const std::string &short_name) const;
   // Whether the records came from the catalog cache (Catalog::stored_groups) rather than from
   // parsing the tables.
@@ -70,7 +76,9 @@ class GroupCatalog {
   bool from_cache_ = false;
   Status load_status_;
   std::vector<ResolvedGroup> groups_;
-  std::vector<size_t> by_id_;  // by_id_[id]: position in groups_
+  std::vector<size_t> by_id_;  // by_id_[id]: position in groups_, or kGap
+  size_t dense_count_ = 0;     // ids 0..dense_count_-1 are the unpinned groups
+  static constexpr size_t kGap = static_cast<size_t>(-1);
   const CatalogEvent *filler_ = nullptr;
 };
 

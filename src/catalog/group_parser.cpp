@@ -31,13 +31,31 @@ std::vector<std::string> Words(const std::string &text) {
 
 bool HasBlank(const std::string &text) { return text.find_first_of(" \t") != std::string::npos; }
 
-bool ParseId(const std::string &text, int *id) {
+bool ParseNumber(const std::string &text, int first, int last, int *id) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
   errno = 0;
   long value = strtol(text.c_str(), nullptr, 10);
-  if (errno != 0 || value < kFirstGroupId || value > kLastGroupId) return false;
+  if (errno != 0 || value < first || value > last) return false;
   *id = static_cast<int>(value);
   return true;
+}
+
+bool ParseId(const std::string &text, int *id) {
+  return ParseNumber(text, kFirstGroupId, kLastGroupId, id);
+}
+
+// "client-id N"; returns "" or what is wrong.
+std::string ParseClientId(const std::string &rest, const std::string &where, GroupRecord *group) {
+  if (group->client_id != kUnpinned) {
+    return "a second 'client-id' line for group " + group->short_name + " (the first is at " +
+           group->client_id_origin + ")";
+  }
+  if (!ParseNumber(rest, 0, kLastClientGroupId, &group->client_id)) {
+    group->client_id = kUnpinned;
+    return "client id '" + rest + "' is not an integer in 0.." + std::to_string(kLastClientGroupId);
+  }
+  group->client_id_origin = where;
+  return "";
 }
 
 // "id | short name | long name | description"; returns "" or what is wrong.
@@ -154,18 +172,20 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
         }
         parsed.push_back(std::move(group));
       }
-    } else if (keyword == "events" || keyword == "metric") {
+    } else if (keyword == "events" || keyword == "metric" || keyword == "client-id") {
       if (parsed.empty()) {
         problem = "'" + keyword + "' before any group header (id | short name | long name | " +
                   "description)";
       } else if (keyword == "events") {
         problem = ParseEvents(rest, &parsed.back());
+      } else if (keyword == "client-id") {
+        problem = ParseClientId(rest, origin(), &parsed.back());
       } else {
         problem = ParseMetric(rest, &parsed.back());
       }
     } else {
       problem = "expected a group header (id | short name | long name | description), an " +
-                std::string("'events' line or a 'metric' line, found '") + keyword + "'";
+                std::string("'events', 'metric' or 'client-id' line, found '") + keyword + "'";
     }
     if (!problem.empty()) return Status(Pmapi_BadCatalog, origin() + ": " + problem);
   }

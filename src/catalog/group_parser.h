@@ -16,6 +16,8 @@ struct GroupMetric {
   Formula compiled;
 };
 
+constexpr int kUnpinned = -1;  // GroupRecord::client_id of a group without a client-id line
+
 struct GroupRecord {
   int id = 0;
   std::string short_name;  // "pm_basic"
@@ -24,10 +26,17 @@ struct GroupRecord {
   std::vector<std::string> members;  // catalog short names, counter 0 first; 1..MAX_COUNTERS
   std::vector<GroupMetric> metrics;
   std::string origin;  // "groups/generic.grp:12", the header line
+  // The client id a "client-id N" line pins (pm_groups_t.group_id, what is_group programs
+  // take), or kUnpinned: then the group gets the next dense id in table-id order.
+  int client_id = kUnpinned;
+  std::string client_id_origin;  // "site.grp:14", the client-id line; not in the catalog cache
 };
 
 constexpr int kFirstGroupId = 1;
 constexpr int kLastGroupId = 99999;
+// Pinned client ids are 0..kLastClientGroupId: AIX clients index event_groups[group_id], so the
+// list grows to the largest pinned id (ids nobody pinned are gap entries, docs/catalog.md).
+constexpr int kLastClientGroupId = 9999;
 
 // Appends the groups of `text` to `records`. On the first bad line returns Pmapi_BadCatalog
 // with "<label>:<line>: <what is wrong>" and appends nothing. Duplicate ids or short names

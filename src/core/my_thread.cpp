@@ -6,10 +6,9 @@
 
 #include "core/counting_group.h"
 #include "core/registry.h"
+#include "core/thread_inherit.h"
 
 namespace pmapi {
-
-extern const bool kThreadInheritanceLinked;  // see thread_inherit.cpp
 
 namespace {
 thread_local bool t_missed = false;
@@ -25,8 +24,9 @@ void RecordMissedInheritance(const Status &status) {
 
 Status CreateMyThreadContext(Program program, bool start, std::shared_ptr<CountingGroup> group,
                              bool new_member) {
-  // Keeps the pthread_create interposer in static links (the value is true).
-  if (!kThreadInheritanceLinked) return Status(Pmapi_KernelError, "libpmapi built without it");
+  // Also what keeps the pthread_create interposer in static links: this reference pulls in
+  // thread_inherit.o.
+  if (program.inherit_to_new_threads() || group) RouteNewThreadsThroughInheritance();
   Registry &registry = Registry::Get();
   Status status = registry.CheckThreadAllowed();
   if (!status.ok()) return status;

@@ -1,21 +1,27 @@
 // New threads inherit their creator's PM context, as on AIX: the same
 // program and counting state, counts starting at zero, in a context of their
 // own. Linux has no such kernel notion (perf's `inherit` would sum the new
-// thread into its creator's counts), so libpmapi interposes pthread_create:
-// when the creating thread has a context, the new thread starts in a
-// trampoline that opens its own context before running the client's routine.
-// Threads created without pthread_create (raw clone) inherit nothing; see
-// docs/counting.md.
+// thread into its creator's counts), so libpmapi wraps pthread_create: when
+// the creating thread has a context, the new thread starts in a trampoline
+// that opens its own context before running the client's routine.
+// Two ways in, so that it does not depend on the symbol search order: the
+// exported pthread_create interposes when libpmapi comes before libc; when it
+// does not (dlopen'd, loaded as another library's dependency), every loaded
+// object's pthread_create imports are pointed at the wrapper once a thread
+// programs inheritance. Threads created without pthread_create (raw clone)
+// inherit nothing; see docs/counting.md.
 #include <dlfcn.h>
 #include <pthread.h>
 
 #include <memory>
 #include <new>
 
+#include "base/import_redirect.h"
 #include "base/last_error.h"
 #include "core/counting_group.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
+#include "core/thread_inherit.h"
 
 // The sanitizer runtimes' pthread_create (see RealPthreadCreate); null without one.
 extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *),
@@ -25,23 +31,22 @@ extern "C" void __tsan_init() __attribute__((weak));
 
 namespace pmapi {
 
-// Referenced from my_thread.cpp: in a static link against libpmapi.a, it is
-// what pulls this object (and so the interposer) into every program that
-// programs a thread.
-extern const bool kThreadInheritanceLinked = true;
-
 namespace {
 
 using PthreadCreate = int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-// Whether the pthread_create that callers reach first is this one, i.e. libpmapi's objects are
-// linked into the executable itself rather than loaded as libpmapi.so.
+// Whether the pthread_create that callers reach first is this one: libpmapi's objects are
+// linked into the executable, or libpmapi.so comes before libc in the search order. Fixed for
+// the process's life: objects loaded later join the search order after those already there.
 bool OursComesFirst() {
-  void *first = dlsym(RTLD_DEFAULT, "pthread_create");
-  Dl_info first_object, our_object;
-  return first && dladdr(first, &first_object) &&
-         dladdr(reinterpret_cast<void *>(&OursComesFirst), &our_object) &&
-         first_object.dli_fbase == our_object.dli_fbase;
+  static const bool first = [] {
+    void *found = dlsym(RTLD_DEFAULT, "pthread_create");
+    Dl_info first_object, our_object;
+    return found && dladdr(found, &first_object) &&
+           dladdr(reinterpret_cast<void *>(&OursComesFirst), &our_object) &&
+           first_object.dli_fbase == our_object.dli_fbase;
+  }();
+  return first;
 }
 
 PthreadCreate RealPthreadCreate() {
@@ -87,7 +92,54 @@ void *StartWithInheritedContext(void *raw) {
   return routine(arg);
 }
 
+// Starts a thread through `next`, in the trampoline when the creator's context is to be
+// inherited.
+int CreateInheriting(PthreadCreate next, bool trampoline_allowed, pthread_t *thread,
+                     const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
+  const Context *creator = t_my_context;
+  if (!creator || !creator->program().inherit_to_new_threads() ||
+      (creator->group() && creator->group()->revoked()) || !trampoline_allowed) {
+    return next(thread, attr, routine, arg);
+  }
+  auto *start = new (std::nothrow)
+      InheritedStart{routine, arg, creator->program(), creator->counting(), creator->group_ref()};
+  if (!start) return next(thread, attr, routine, arg);
+  int rc = next(thread, attr, &StartWithInheritedContext, start);
+  if (rc != 0) delete start;
+  return rc;
+}
+
+// Set while a redirected call goes on to the process's first pthread_create: when that is a
+// sanitizer's interceptor which calls the exported one below, the thread is wrapped once.
+thread_local bool t_redirected_call = false;
+
+// What the rewritten import slots point at. Their objects bound pthread_create to the first
+// definition in the search order (libc, or a sanitizer's interceptor that ends in libc): the
+// call goes on there. Our trampoline is then the routine the interceptor starts, after it set
+// the thread up, so inheritance works under ThreadSanitizer too.
+int RedirectedPthreadCreate(pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *),
+                            void *arg) {
+  static const PthreadCreate first = [] {
+    auto found = reinterpret_cast<PthreadCreate>(dlsym(RTLD_DEFAULT, "pthread_create"));
+    return found ? found : RealPthreadCreate();
+  }();
+  t_redirected_call = true;
+  int rc = CreateInheriting(first, /*trampoline_allowed=*/true, thread, attr, routine, arg);
+  t_redirected_call = false;
+  return rc;
+}
+
 }  // namespace
+
+void RouteNewThreadsThroughInheritance() {
+  if (OursComesFirst()) return;  // every object's pthread_create is the exported one already
+  // Guarded by the loader's lock, which RedirectImports holds: a pass when no object was loaded
+  // since the last costs one step of dl_iterate_phdr.
+  static unsigned long long loaded_objects = 0;
+  RedirectImports("pthread_create", reinterpret_cast<void *>(&RedirectedPthreadCreate),
+                  reinterpret_cast<const void *>(&RedirectedPthreadCreate), &loaded_objects);
+}
+
 }  // namespace pmapi
 
 extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
@@ -95,16 +147,6 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t *
                                                                      void *(*routine)(void *),
                                                                      void *arg) {
   using namespace pmapi;
-  PthreadCreate real = RealPthreadCreate();
-  const Context *creator = t_my_context;
-  if (!creator || !creator->program().inherit_to_new_threads() ||
-      (creator->group() && creator->group()->revoked()) || !TrampolineAllowed()) {
-    return real(thread, attr, routine, arg);
-  }
-  auto *start = new (std::nothrow)
-      InheritedStart{routine, arg, creator->program(), creator->counting(), creator->group_ref()};
-  if (!start) return real(thread, attr, routine, arg);
-  int rc = real(thread, attr, &StartWithInheritedContext, start);
-  if (rc != 0) delete start;
-  return rc;
+  if (t_redirected_call) return RealPthreadCreate()(thread, attr, routine, arg);
+  return CreateInheriting(RealPthreadCreate(), TrampolineAllowed(), thread, attr, routine, arg);
 }

@@ -89,6 +89,7 @@ pm_prog_t EmptyProgram() {
 const pm_groups_t *FindGroup(const Catalog &c, const std::string &name) {
   for (int g = 0; g < c.groups.maxgroups; ++g) {
     const pm_groups_t &group = c.groups.event_groups[g];
+    if (!group.short_name[0]) continue;  // a gap below a pinned id: no group
     bool match = IsNumber(name) ? atol(name.c_str()) == group.group_id
                                 : strcmp(group.short_name, name.c_str()) == 0;
     if (match) return &group;

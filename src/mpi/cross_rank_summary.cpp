@@ -4,12 +4,22 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <set>
 
 namespace pmapi_mpi {
 namespace {
+
+// Names WriteAtomically tries for its temporary before it gives up.
+constexpr int kTemporaryAttempts = 64;
+
+uint64_t MonotonicNanoseconds() {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+}
 
 std::string Fixed(double value, int decimals) {
   char text[64];
@@ -221,15 +231,35 @@ std::string FormatCsv(const std::vector<EventSet> &sets) {
 }
 
 std::string WriteAtomically(const std::string &path, const std::string &text) {
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return "cannot create " + temporary + ": " + strerror(errno);
+  // The temporary is made new (O_EXCL, never through a link: O_NOFOLLOW), so that a link or
+  // file another user planted at its name in a shared directory is never written through,
+  // and the rename replaces a link at `path` itself instead of following it. The name is
+  // `path`.tmp.PID first; when something is already there, fresh suffixes are tried so that a
+  // planted name cannot stop the write. 0644: the job's results, readable as a plain file is.
+  int fd = -1;
+  std::string temporary;
+  unsigned salt = static_cast<unsigned>(MonotonicNanoseconds());
+  for (int attempt = 0; attempt < kTemporaryAttempts && fd < 0; ++attempt) {
+    temporary = path + ".tmp." + std::to_string(getpid());
+    if (attempt > 0) {
+      salt = salt * 1103515245u + 12345u + static_cast<unsigned>(attempt);
+      temporary += "." + std::to_string(salt);
+    }
+    fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) return "cannot create " + temporary + ": " + strerror(errno);
+  }
+  if (fd < 0) {
+    return "cannot create a temporary file beside " + path + ": " +
+           std::to_string(kTemporaryAttempts) +
+           " names were taken (by files or links someone else left there); write to a "
+           "directory only you can write to";
+  }
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      const std::string why = strerror(errno);
+      const std::string why = n < 0 ? strerror(errno) : "nothing written";
       close(fd);
       unlink(temporary.c_str());
       return "cannot write " + temporary + ": " + why;

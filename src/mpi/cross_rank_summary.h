@@ -51,7 +51,9 @@ std::string FormatJson(const std::vector<EventSet> &sets, int collectives);
 std::string FormatCsv(const std::vector<EventSet> &sets);
 
 // Writes `text` to `path` through a temporary beside it and a rename, so that a job killed
-// mid-write leaves the old file or none, never half of one. Returns "" or what went wrong.
+// mid-write leaves the old file or none, never half of one. The temporary is created new,
+// never through a link, and a link at `path` is replaced, not followed: links planted in a
+// shared directory cannot redirect the write. Returns "" or what went wrong.
 std::string WriteAtomically(const std::string &path, const std::string &text);
 
 }  // namespace pmapi_mpi

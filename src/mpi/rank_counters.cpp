@@ -41,6 +41,28 @@ const pm_groups_t *FindGroup(const pm_groups_info_t &groups, const std::string &
   return nullptr;
 }
 
+// The names of `group`'s members, in counter order. Members sit on counters 0..n-1, the
+// filler on the free ones after them: n is past the last counter that does not hold the
+// filler (no shipped group ends with the filler).
+std::vector<std::string> GroupMembers(const pm_info2_t &info, const pm_groups_t &group) {
+  const pm_events2_t *filler = FindOnCounter(info, 0, kGroupFiller);
+  int members = MAX_COUNTERS;
+  while (members > 0 && (group.events[members - 1] == COUNT_NOTHING ||
+                         (filler && group.events[members - 1] == filler->event_id))) {
+    --members;
+  }
+  std::vector<std::string> names;
+  for (int counter = 0; counter < members; ++counter) {
+    const int id = group.events[counter];
+    const pm_events2_t *member = nullptr;
+    for (int i = 0; counter < info.maxpmcs && i < info.maxevents[counter]; ++i) {
+      if (info.list_events[counter][i].event_id == id) member = &info.list_events[counter][i];
+    }
+    names.push_back(member ? member->short_name : "counter" + std::to_string(counter));
+  }
+  return names;
+}
+
 bool Countable(const pm_info2_t &info, const char *name) {
   const pm_events2_t *event = FindOnCounter(info, 0, name);
   return event && (event->status.b.verified || event->status.b.caveat);
@@ -105,22 +127,7 @@ std::string RankCounters::Program(const std::string &spec) {
   if (group) {
     prog.mode.b.is_group = 1;
     prog.events[0] = group->group_id;
-    // Members sit on counters 0..n-1, the filler on the free ones after them: n is past the
-    // last counter that does not hold the filler (no shipped group ends with the filler).
-    const pm_events2_t *filler = FindOnCounter(info, 0, kGroupFiller);
-    int members = MAX_COUNTERS;
-    while (members > 0 && (group->events[members - 1] == COUNT_NOTHING ||
-                           (filler && group->events[members - 1] == filler->event_id))) {
-      --members;
-    }
-    for (int counter = 0; counter < members; ++counter) {
-      const int id = group->events[counter];
-      const pm_events2_t *member = nullptr;
-      for (int i = 0; counter < info.maxpmcs && i < info.maxevents[counter]; ++i) {
-        if (info.list_events[counter][i].event_id == id) member = &info.list_events[counter][i];
-      }
-      events_.push_back(member ? member->short_name : "counter" + std::to_string(counter));
-    }
+    events_ = GroupMembers(info, *group);
   } else if (spec.empty()) {
     return "the default group " + group_name + " is not defined on this machine";
   } else {
@@ -136,6 +143,17 @@ std::string RankCounters::Program(const std::string &spec) {
       if (!event && IsTracepoint(name) && !list_more && getenv("PMAPI_LIST_TRACEPOINTS")) {
         return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (a tracepoint: the " +
                "PMAPI_LIST_TRACEPOINTS you set does not list it)";
+      }
+      const pm_groups_t *named_group = event ? nullptr : FindGroup(groups, name);
+      if (named_group) {
+        // A program is one group or a list of events (AIX's is_group), never both.
+        std::string members;
+        for (const std::string &member : GroupMembers(info, *named_group)) {
+          members += (members.empty() ? "" : ",") + member;
+        }
+        return "PMAPI_MPI_EVENTS='" + spec + "': '" + name +
+               "' is a group, and a group cannot be combined with other events; name the " +
+               "group alone or list its events (" + members + ")";
       }
       if (!event) {
         return "unknown event '" + name + "' in PMAPI_MPI_EVENTS (neither an event nor a " +

@@ -2,6 +2,7 @@
 // lines, the JSON and CSV forms, and the atomic write.
 #include "cross_rank_summary.h"
 
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -116,6 +117,57 @@ TEST(CrossRankSummary, WriteAtomicallyReplacesAndLeavesNoTemporary) {
   const std::string bad = std::string(dir) + "/no/such/out.json";
   EXPECT_NE(WriteAtomically(bad, "x").find("cannot create " + bad), std::string::npos);
   unlink(path.c_str());
+  rmdir(dir);
+}
+
+std::string Contents(const std::string &path) {
+  std::ifstream file(path);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+// Another user's links in a shared directory (issue 26): one at the temporary's name, one at
+// the output's. Neither the files they point to change, nor do the links (not ours to
+// remove); the output is a file of its own with the text, and no temporary is left.
+TEST(CrossRankSummary, WriteAtomicallyFollowsNoPlantedLink) {
+  char dir[] = "/tmp/pmapi-mpi-summary.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/out.json";
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  const std::string victim = std::string(dir) + "/victim";
+  const std::string other_victim = std::string(dir) + "/other-victim";
+  const std::string dangling = std::string(dir) + "/not-yet";
+  std::ofstream(victim) << "precious\n";
+  std::ofstream(other_victim) << "also precious\n";
+  ASSERT_EQ(symlink(victim.c_str(), temporary.c_str()), 0);
+  ASSERT_EQ(symlink(other_victim.c_str(), path.c_str()), 0);
+  EXPECT_EQ(WriteAtomically(path, "results\n"), "");
+  EXPECT_EQ(Contents(victim), "precious\n");
+  EXPECT_EQ(Contents(other_victim), "also precious\n");
+  struct stat info;
+  ASSERT_EQ(lstat(path.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISREG(info.st_mode)) << "the link at the output is replaced, not followed";
+  const mode_t mask = umask(022);
+  umask(mask);
+  EXPECT_EQ(info.st_mode & 0777, 0644u & ~mask);
+  EXPECT_EQ(Contents(path), "results\n");
+  ASSERT_EQ(lstat(temporary.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode)) << "the planted link is left as it was";
+
+  // A dangling link at the temporary's name must not create its target either.
+  unlink(temporary.c_str());
+  ASSERT_EQ(symlink(dangling.c_str(), temporary.c_str()), 0);
+  EXPECT_EQ(WriteAtomically(path, "again\n"), "");
+  EXPECT_NE(lstat(dangling.c_str(), &info), 0);
+  EXPECT_EQ(Contents(path), "again\n");
+
+  // Only the planted link, the two victims and the output are left: no temporary.
+  int entries = 0;
+  if (DIR *d = opendir(dir)) {
+    while (const dirent *entry = readdir(d)) entries += entry->d_name[0] != '.';
+    closedir(d);
+  }
+  EXPECT_EQ(entries, 4);
+  for (const std::string &name : {path, temporary, victim, other_victim}) unlink(name.c_str());
   rmdir(dir);
 }
 

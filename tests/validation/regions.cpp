@@ -22,6 +22,20 @@ void TouchFreshPages(long n) {
   munmap(map, length);
 }
 
+namespace {
+
+long long Nanoseconds(clockid_t clock) {
+  timespec now;
+  clock_gettime(clock, &now);
+  return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+}  // namespace
+
+long long ThreadCpuNanoseconds() { return Nanoseconds(CLOCK_THREAD_CPUTIME_ID); }
+
+long long WallNanoseconds() { return Nanoseconds(CLOCK_MONOTONIC); }
+
 void BusyMilliseconds(long n) {
   timespec start, now;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);

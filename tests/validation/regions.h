@@ -10,9 +10,17 @@ void CallGetppid(long n);
 // pages off for the mapping): n page faults.
 void TouchFreshPages(long n);
 
-// Spins until this thread has used n milliseconds of CPU: task-clock n ms,
-// however loaded the machine is.
+// Spins until this thread has used n milliseconds of CPU. task-clock counts
+// the time the thread is on a CPU, by the clock: that is this CPU time plus
+// what a hypervisor stole from the guest meanwhile, which CPU time leaves
+// out. So the count is checked against the region's measured times
+// (RegionTimes), not n alone.
 void BusyMilliseconds(long n);
+
+// The thread's CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time
+// (CLOCK_MONOTONIC), in ns.
+long long ThreadCpuNanoseconds();
+long long WallNanoseconds();
 
 // n round trips of one byte over a pipe pair with a partner on the same
 // CPU: the measuring thread blocks (switches out) once per round trip.

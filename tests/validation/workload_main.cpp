@@ -1,7 +1,11 @@
 // pmapi_workload KIND N [pmapi|papi]: runs one validation workload of size
 // N. With a counter named, it counts the workload's event around the region
-// only (so process start-up is left out) and prints "count=<value>", or
-// "na=<reason>" when that counter cannot count the event here. Without one
+// only (so process start-up is left out) and prints "count=<value>
+// cpu_ns=<the region's CPU time> wall_ns=<the wall time from before the start
+// to after the stop>", or "na=<reason>" when that counter cannot count the
+// event here. A task-clock count must lie between the two times, whatever the
+// load: the thread is on a CPU for at least its CPU time and at most the
+// wall time. Without one
 // it just runs, for perf stat to count from outside.
 #include <papi.h>
 #include <pmapi.h>
@@ -12,6 +16,7 @@
 #include <string>
 
 #include "papi_status.h"
+#include "regions.h"
 #include "workloads.h"
 
 namespace {
@@ -34,14 +39,18 @@ int CountWithPmapi(const Workload &workload, long n) {
     return printf("na=%s\n", pm_strerror("pm_set_program_mythread", rc)), 0;
   }
   pm_data_t data;
+  const long long wall_start = WallNanoseconds();
   pm_start_mythread();
+  const long long cpu_start = ThreadCpuNanoseconds();
   bool ran = RunRegion(workload, n);
+  const long long cpu_ns = ThreadCpuNanoseconds() - cpu_start;
   pm_stop_mythread();
+  const long long wall_ns = WallNanoseconds() - wall_start;
   rc = pm_get_data_mythread(&data);
   pm_delete_program_mythread();
   if (!ran) return printf("na=no instruction loop for this architecture\n"), 0;
   if (rc != 0) return printf("na=%s\n", pm_strerror("pm_get_data_mythread", rc)), 0;
-  return printf("count=%lld\n", data.accu[0]), 0;
+  return printf("count=%lld cpu_ns=%lld wall_ns=%lld\n", data.accu[0], cpu_ns, wall_ns), 0;
 }
 
 int CountWithPapi(const Workload &workload, long n) {
@@ -61,11 +70,15 @@ int CountWithPapi(const Workload &workload, long n) {
     return printf("na=PAPI has no event %s (%s)\n", workload.papi_name, PAPI_strerror(rc)), 0;
   }
   long long value = 0;
+  const long long wall_start = WallNanoseconds();
   if (PAPI_start(set) != PAPI_OK) return printf("na=PAPI_start failed\n"), 0;
+  const long long cpu_start = ThreadCpuNanoseconds();
   bool ran = RunRegion(workload, n);
+  const long long cpu_ns = ThreadCpuNanoseconds() - cpu_start;
   PAPI_stop(set, &value);
+  const long long wall_ns = WallNanoseconds() - wall_start;
   if (!ran) return printf("na=no instruction loop for this architecture\n"), 0;
-  return printf("count=%lld\n", value), 0;
+  return printf("count=%lld cpu_ns=%lld wall_ns=%lld\n", value, cpu_ns, wall_ns), 0;
 }
 
 }  // namespace

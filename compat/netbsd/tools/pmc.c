@@ -12,9 +12,10 @@
  * numbers are the command's (and its children's), not this tool's own: they
  * are read as the accumulated value of the exited child.
  *
- * Exit status: the command's when it ran; 1 usage or unknown event; 2 no
- * counter support; 4/5 counter 0/1 could not be configured or started;
- * 6 the counters could not be read; 7 the command could not be started.
+ * Exit status: the command's when it ran; 2 usage or unknown event (as every
+ * libpmapi tool, docs/tools.md); 3 no counter support or no catalog; 4/5
+ * counter 0/1 could not be configured or started; 6 the counters could not be
+ * read; 7 the command could not be started.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,19 +32,30 @@
 #include <pmc_events.h>
 #include <sys/pmc.h>
 
+/* A usage error (a bad command line or an unknown event) exits 2, as in every
+ * libpmapi tool (docs/tools.md). */
+enum { EXIT_USAGE = 2, EXIT_NO_SUPPORT = 3 };
+
+/* The largest id pmc_evid_t holds: int on most machines, unsigned long on arm
+ * (sys/pmc.h). Chosen by type: testing (pmc_evid_t)-1 < 0 is a comparison
+ * that is always false for the unsigned one, an error under -Wtype-limits. */
+static unsigned long long evid_max(void) {
+  return _Generic((pmc_evid_t)0, unsigned long : ULONG_MAX, default : INT_MAX);
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: pmc list [text]\n"
           "       pmc -h\n"
           "       pmc -c <event> command [args ...]\n");
-  exit(1);
+  exit(EXIT_USAGE);
 }
 
 static int list_events(const char *filter) {
   int count = pmc_event_count();
   if (count < 0) {
     perror("pmc: cannot read the event catalog");
-    return 2;
+    return EXIT_NO_SUPPORT;
   }
   printf("Supported performance counter events:\n");
   for (int i = 0; i < count; ++i) {
@@ -67,7 +79,7 @@ static int known_id(pmc_evid_t id) {
 }
 
 /* A numeric id as given, or the id of a catalog name. Returns 0, or 1 with the
- * reason printed. A number is checked against pmc_evid_t's range before the
+ * reason printed (a usage error). A number is checked against pmc_evid_t's range before the
  * cast: 999999999999 must not become some other id (or none) by truncation. */
 static int parse_event(const char *text, pmc_evid_t *id) {
   if (*text >= '0' && *text <= '9') {
@@ -78,10 +90,9 @@ static int parse_event(const char *text, pmc_evid_t *id) {
       fprintf(stderr, "pmc: '%s' is neither an event id nor an event name (see pmc list)\n", text);
       return 1;
     }
-    const pmc_evid_t max_id = (pmc_evid_t)-1 < 0 ? (pmc_evid_t)INT_MAX : (pmc_evid_t)-1;
-    if (errno == ERANGE || number > (unsigned long long)max_id) {
+    if (errno == ERANGE || number > evid_max()) {
       fprintf(stderr, "pmc: event id %s is out of range (ids are 0 to %llu; see pmc list)\n", text,
-              (unsigned long long)max_id);
+              evid_max());
       return 1;
     }
     *id = (pmc_evid_t)number;
@@ -114,10 +125,10 @@ static int count_command(const char *event, char **command) {
   int ncounters = 0;
   if (pmc_get_info(0, PMC_INFO_NCOUNTERS, &ncounters) != 0 || ncounters < 2) {
     fprintf(stderr, "pmc: no performance counter support\n");
-    return 2;
+    return EXIT_NO_SUPPORT;
   }
   pmc_evid_t id;
-  if (parse_event(event, &id) != 0) return 1;
+  if (parse_event(event, &id) != 0) return EXIT_USAGE;
   setup_counter(0, id, PMC_CFG_USER, event, 4);
   setup_counter(1, id, PMC_CFG_KERNEL, event, 5);
 
@@ -182,5 +193,5 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "-h") == 0) return list_events(NULL);
   if (argc >= 4 && strcmp(argv[1], "-c") == 0) return count_command(argv[2], argv + 3);
   usage();
-  return 1;
+  return EXIT_USAGE;
 }

@@ -3,8 +3,6 @@
 //
 // Everything that can be wrong with the command line, the events or the CPUs is found before
 // the command starts or anything is printed; then the session programs, runs and prints.
-#include <errno.h>
-#include <fcntl.h>
 #include <pmapi.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +19,7 @@
 #include "mode.h"
 #include "multiplex_plan.h"
 #include "options.h"
+#include "output_file.h"
 #include "output_pattern.h"
 #include "printer.h"
 #include "session.h"
@@ -144,11 +143,9 @@ int Main(int argc, char **argv) {
   if (options.output_path == "-") {
     fd = STDOUT_FILENO;  // not /dev/stdout: opening that with O_TRUNC would cut a file short
   } else if (!options.output_path.empty()) {
-    fd = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-      // Before the command runs: it is not run (docs/pmcount.1, EXIT STATUS).
-      return Failure("cannot open " + options.output_path + ": " + strerror(errno));
-    }
+    fd = OpenOutputFile(options.output_path, &error);
+    // Before the command runs: it is not run (docs/pmcount.1, EXIT STATUS).
+    if (fd < 0) return Failure(error);
   }
   Output output(fd, fd == STDERR_FILENO   ? "standard error"
                     : fd == STDOUT_FILENO ? "standard output"

@@ -1,6 +1,8 @@
 #include "merge.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,19 +42,40 @@ int RankFromName(const std::string &path) {
 }
 
 struct FileCounts {
+  std::string path;
   std::vector<std::string> events;
   std::vector<long long> values;
+  std::vector<int> lines;  // where each value was read, for messages
   bool counted = true;
   double wall_s = 0;
 };
+
+// A count as pmcount writes it: decimal digits. A sign, a fraction or a number past what the
+// summary's sums hold (2^63-1) is refused with what it is, not wrapped or truncated.
+std::string ParseCount(const std::string &text, long long *value) {
+  if (!text.empty() && text[0] == '-') return "'" + text + "' is negative: no count ever is";
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    return "'" + text + "' is not a count";
+  }
+  errno = 0;
+  *value = strtoll(text.c_str(), nullptr, 10);
+  if (errno == ERANGE) {
+    return "'" + text + "' is past " + std::to_string(LLONG_MAX) +
+           ", the largest count the summary can add up";
+  }
+  return "";
+}
 
 // One pmcount CSV file (the final counts: "value,unit,event,run-time,percent,,"; after -I
 // the lines marked "summary"). Returns "" or what is wrong with it.
 std::string ReadFile(const std::string &path, FileCounts *counts) {
   std::ifstream file(path);
   if (!file) return "cannot read " + path;
+  counts->path = path;
   std::string line;
+  int number = 0;
   while (std::getline(file, line)) {
+    ++number;
     if (line.empty()) continue;
     char separator = ',';
     for (char candidate : {',', ';', '\t'}) {
@@ -67,23 +90,57 @@ std::string ReadFile(const std::string &path, FileCounts *counts) {
     if (fields[0].empty()) continue;   // a metric line
     const std::string &event = fields[2];
     if (std::find(counts->events.begin(), counts->events.end(), event) != counts->events.end()) {
-      continue;  // after -I the summary repeats the events: the later lines win below
+      continue;  // the first line of an event is its count
     }
     long long value = 0;
     if (fields[0][0] == '<') {
       counts->counted = false;  // <not counted> or <not supported>
     } else {
-      char *end = nullptr;
-      value = strtoll(fields[0].c_str(), &end, 10);
-      if (!end || *end != '\0') return path + ": '" + fields[0] + "' is not a count";
+      const std::string error = ParseCount(fields[0], &value);
+      if (!error.empty()) {
+        return path + ":" + std::to_string(number) + ": the count of " + event + " " + error;
+      }
     }
     counts->events.push_back(event);
     counts->values.push_back(value);
+    counts->lines.push_back(number);
     // The counters ran as long as the command: the longest running time is its wall time.
     counts->wall_s = std::max(counts->wall_s, strtod(fields[3].c_str(), nullptr) * 1e-9);
   }
   if (counts->events.empty()) {
     return path + " has no counts in pmcount's CSV form (write them with -o FILE.csv or -x,)";
+  }
+  return "";
+}
+
+// Each rank once: two files that name the same rank (counts.1.csv and counts.01.csv, or a
+// file left from an earlier run in another directory) would count it twice. `files` is
+// sorted by rank. Returns "" or the first such pair.
+std::string EachRankOnce(const std::vector<std::pair<int, FileCounts>> &files) {
+  for (size_t i = 1; i < files.size(); ++i) {
+    if (files[i].first != files[i - 1].first) continue;
+    return files[i - 1].second.path + " and " + files[i].second.path + " are both rank " +
+           std::to_string(files[i].first) +
+           " (the last number in a file's name is its rank): the rank would be counted twice; "
+           "leave out the stale file";
+  }
+  return "";
+}
+
+// The sum over the ranks of every event must fit the summary's 64 bits: a wrapped sum would
+// print a negative total. Returns "" or the event and the file whose count passes the bound.
+std::string SumsFit(const std::vector<std::pair<int, FileCounts>> &files) {
+  const std::vector<std::string> &events = files.front().second.events;
+  for (size_t e = 0; e < events.size(); ++e) {
+    long long sum = 0;
+    for (const auto &[rank, counts] : files) {
+      if (!counts.counted || counts.events != events) continue;  // left out of the sums
+      if (__builtin_add_overflow(sum, counts.values[e], &sum)) {
+        return "the sum of " + events[e] + " over the ranks passes " + std::to_string(LLONG_MAX) +
+               " at " + counts.path + ":" + std::to_string(counts.lines[e]) + " (rank " +
+               std::to_string(rank) + "); no run counts that much: is a file damaged?";
+      }
+    }
   }
   return "";
 }
@@ -111,6 +168,12 @@ int RunMerge(const std::vector<std::string> &args) {
   }
   std::stable_sort(files.begin(), files.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const std::string &error : {EachRankOnce(files), SumsFit(files)}) {
+    if (!error.empty()) {
+      fprintf(stderr, "pmcount: --merge: %s\n", error.c_str());
+      return 125;
+    }
+  }
   run.events = files.front().second.events;
   for (const auto &[rank, counts] : files) {
     RankCounts entry;

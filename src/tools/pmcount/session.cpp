@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "counting.h"
+#include "final_interval.h"
 #include "multiplex_plan.h"
 #include "multiplex_rows.h"
 #include "program_plan.h"
@@ -158,7 +159,7 @@ class Runner {
         options_.duration_s > 0 ? start + static_cast<uint64_t>(options_.duration_s * 1e9) : 0;
     WaitLoop(options_.command.empty() ? nullptr : &command, deadline, interval_ns, [&] { Tick(); });
     const uint64_t end = NowNs();
-    if (options_.interval_ms && end > last_tick_) Tick();  // the last, partial interval
+    if (options_.interval_ms && end > last_tick_) Tick(true);  // the last, partial interval
     result->samples = Read();
     if (counting_) report_->rounds = counting_->rounds();
     if (counting_) {
@@ -201,15 +202,19 @@ class Runner {
     return samples;
   }
 
-  void Tick() {
+  // `last`: the partial interval after the wait loop ended, which an earlier tick may have
+  // left empty (final_interval.h).
+  void Tick(bool last = false) {
     const uint64_t now_ns = NowNs();
     std::vector<Sample> now = Read();
     std::vector<Sample> delta(now.size());
     for (size_t i = 0; i < now.size(); ++i) delta[i] = Difference(now[i], previous_[i]);
-    Snapshot snapshot = MakeSnapshot(setup_, *plan_, mx_, delta, now_ns - last_tick_);
-    snapshot.interval = true;
-    snapshot.since_start_ns = now_ns - start_;
-    output_->Write(printer_->Interval(*report_, snapshot));
+    if (!last || PrintFinalInterval(delta, last_tick_ > start_)) {
+      Snapshot snapshot = MakeSnapshot(setup_, *plan_, mx_, delta, now_ns - last_tick_);
+      snapshot.interval = true;
+      snapshot.since_start_ns = now_ns - start_;
+      output_->Write(printer_->Interval(*report_, snapshot));
+    }
     previous_ = now;
     last_tick_ = now_ns;
   }

@@ -158,24 +158,23 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
   std::set<int> listed;
   for (int g = 0; g < groups.maxgroups; ++g) {
     const pm_groups_t &group = groups.event_groups[g];
+    const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id);
+    if (!resolved) continue;  // a gap below a pinned id: no group (docs/catalog.md)
     listed.insert(group.group_id);
     GroupRow row;
     row.id = group.group_id;
     row.name = group.short_name;
     row.long_name = group.long_name;
     row.description = group.description;
-    const pmapi::ResolvedGroup *resolved = catalog.FindId(group.group_id);
     // Counters after the members name a filler event (docs/catalog.md, "Groups"): not shown.
-    const size_t members = resolved ? resolved->members.size() : MAX_COUNTERS;
+    const size_t members = resolved->members.size();
     for (size_t c = 0; c < members && group.events[c] != COUNT_NOTHING; ++c) {
       auto name = names.find(group.events[c]);
       row.members.push_back(name != names.end() ? name->second : std::to_string(group.events[c]));
     }
-    if (resolved) {
-      row.status = StatusName(resolved->status);
-      for (const pmapi::GroupMetric &metric : resolved->record.metrics) {
-        row.metrics.emplace_back(metric.name, metric.formula);
-      }
+    row.status = StatusName(resolved->status);
+    for (const pmapi::GroupMetric &metric : resolved->record.metrics) {
+      row.metrics.emplace_back(metric.name, metric.formula);
     }
     out.push_back(std::move(row));
   }

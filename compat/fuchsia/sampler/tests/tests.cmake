@@ -33,3 +33,4 @@ add_test(NAME sampler.install_client
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_client.sh ${PROJECT_BINARY_DIR}
                  ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_C_COMPILER})
 set_tests_properties(sampler.install_client PROPERTIES TIMEOUT 300 RESOURCE_LOCK cmake_install)
+
