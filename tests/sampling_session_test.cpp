@@ -158,3 +158,44 @@ TEST(SamplingSessionTest, AChildHoldsNoneOfTheSessionAndCannotStopTheParents) {
 }
 
 }  // namespace
+
+namespace {
+
+std::unique_ptr<pmapi::SamplingSession> g_front_ends_session;
+int g_child_handler_runs = 0;
+
+// A front end's child handler: runs once the core let go of the session and of every lock, so
+// destroying the session there neither deadlocks nor touches the parent's events.
+void DropTheFrontEndsSession() {
+  ++g_child_handler_runs;
+  g_front_ends_session.reset();
+}
+
+TEST(SamplingSessionTest, AFrontEndsChildHandlerRunsAfterTheCoreAndMayDestroyTheSession) {
+  const uint64_t tracepoint = GetppidTracepoint();
+  if (tracepoint == 0) GTEST_SKIP() << "no tracefs";
+  GetppidSampler sampler;
+  ASSERT_TRUE(sampler.Open(tracepoint).ok());
+  g_front_ends_session = std::move(sampler.session);
+  pmapi::SamplingSession::AtForkInChild(&DropTheFrontEndsSession);
+  pmapi::SamplingSession::AtForkInChild(&DropTheFrontEndsSession);  // kept once
+  g_front_ends_session->Enable();
+  int child = InChild([] {
+    int failed = 0;
+    if (g_child_handler_runs != 1) failed |= 1;
+    if (g_front_ends_session) failed |= 2;
+    if (CountPerfDescriptors() != 0) failed |= 4;
+    _exit(failed);
+  });
+  EXPECT_EQ(child, 0) << "bits: 1 handler runs, 2 session kept, 4 a perf descriptor kept";
+  EXPECT_EQ(g_child_handler_runs, 0);
+  sampler.session = std::move(g_front_ends_session);
+  sampler.session->Drain();
+  sampler.samples = 0;
+  CallGetppid(200);
+  sampler.session->Disable();
+  sampler.session->Drain();
+  EXPECT_EQ(sampler.samples.load(), 200);
+}
+
+}  // namespace

@@ -51,6 +51,9 @@ struct Registry::State {
   std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
   std::set<CountingGroup *> groups;               // not owned: their members own them
   std::set<SamplingSession *> sampling_sessions;  // not owned: their front ends own them
+  // The front ends' own child handlers: a fixed array, read in the child without allocating.
+  void (*child_handlers[8])() = {};
+  size_t child_handler_count = 0;
   bool system_active = false;
 };
 
@@ -190,6 +193,16 @@ void Registry::RemoveSamplingSession(SamplingSession *session) {
   state_->sampling_sessions.erase(session);
 }
 
+void Registry::AddForkChildHandler(void (*handler)()) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  for (size_t i = 0; i < state_->child_handler_count; ++i) {
+    if (state_->child_handlers[i] == handler) return;
+  }
+  if (state_->child_handler_count < sizeof state_->child_handlers / sizeof handler) {
+    state_->child_handlers[state_->child_handler_count++] = handler;
+  }
+}
+
 // Fork: the child must not inherit counting contexts (AIX gives a child
 // none) nor sampling sessions (Fuchsia's handles are not inherited). The locks are taken before
 // fork so that the child does not inherit one held by a thread that no longer exists there.
@@ -256,6 +269,8 @@ void Registry::AfterForkInChild() {
   // Destroyed with every lock free: a member's context tells its group, and
   // the last one destroys the group, which leaves the registry.
   doomed.clear();
+  // The front ends' handlers may destroy their sessions, which leave the registry.
+  for (size_t i = 0; i < state.child_handler_count; ++i) state.child_handlers[i]();
 }
 
 }  // namespace pmapi

@@ -61,6 +61,9 @@ class Registry {
   // Every live sampling session, so that fork can hold their drains and the child forget them.
   void AddSamplingSession(SamplingSession *session);
   void RemoveSamplingSession(SamplingSession *session);
+  // Run in a child of fork after the parent's sessions are let go of and every lock released
+  // (see SamplingSession::AtForkInChild); the same handler twice is kept once.
+  void AddForkChildHandler(void (*handler)());
 
  private:
   Registry();

@@ -15,6 +15,12 @@
 
 namespace pmapi {
 
+std::mutex &SamplingSession::FrontEndCalls() { return Registry::Get().sampling_calls(); }
+
+void SamplingSession::AtForkInChild(void (*release)()) {
+  Registry::Get().AddForkChildHandler(release);
+}
+
 Status SamplingSession::Create(RecordFn each, std::unique_ptr<SamplingSession> *out) {
   std::unique_ptr<SamplingSession> session(new SamplingSession);
   session->each_ = std::move(each);
@@ -31,12 +37,7 @@ SamplingSession::~SamplingSession() {
     for (auto &ring : rings_) ring->reader.ForgetInChild();
     return;
   }
-  if (draining_) {
-    quit_.store(true);
-    uint64_t one = 1;
-    (void)!write(wake_fd_, &one, sizeof one);
-    pthread_join(drainer_, nullptr);
-  }
+  StopDraining();
   Kernel &kernel = CurrentKernel();
   for (int fd : events_) {
     kernel.Ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -49,61 +50,124 @@ SamplingSession::~SamplingSession() {
   if (wake_fd_ >= 0) close(wake_fd_);
 }
 
-Status SamplingSession::AddRing(int cpu, const perf_event_attr &anchor, size_t max_data_pages) {
-  const std::string what = "the sampling ring of CPU " + std::to_string(cpu);
+void SamplingSession::StopDraining() {
+  if (!draining_) return;
+  quit_.store(true);
+  uint64_t one = 1;
+  (void)!write(wake_fd_, &one, sizeof one);
+  pthread_join(drainer_, nullptr);
+  draining_ = false;
+}
+
+void SamplingSession::AddRingOfFirstSample(int cpu, size_t max_data_pages) {
   auto ring = std::make_unique<Ring>();
   ring->cpu = cpu;
-  Kernel &kernel = CurrentKernel();
-  const int fd = kernel.PerfEventOpen(anchor, 0, cpu, -1);
-  if (fd < 0) return StatusFromErrno(-fd, {"opening ", what.c_str()});
-  if (const int err = ring->reader.Map(fd, max_data_pages); err < 0) {
-    kernel.Close(fd);
-    return StatusFromErrno(-err, {"mapping ", what.c_str()});
-  }
-  ring->anchor_fd = fd;
+  ring->max_data_pages = max_data_pages;
   std::lock_guard<std::mutex> lock(drain_mutex_);
   rings_.push_back(std::move(ring));
-  if (!draining_) {
-    // Every signal blocked while it starts, so the drainer inherits a full mask: signals are the
-    // program's business.
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    const int err = pthread_create(&drainer_, nullptr, &SamplingSession::DrainLoop, this);
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (err != 0) return StatusFromErrno(err, {"starting the thread that drains the rings"});
-    draining_ = true;
+}
+
+Status SamplingSession::AddRing(int cpu, const perf_event_attr &anchor, size_t max_data_pages) {
+  AddRingOfFirstSample(cpu, max_data_pages);
+  Ring *ring = rings_.back().get();
+  Kernel &kernel = CurrentKernel();
+  const std::string cpu_text = std::to_string(cpu);
+  const int fd = kernel.PerfEventOpen(anchor, 0, cpu, -1);
+  Status status =
+      fd < 0 ? StatusFromErrno(-fd, {"opening the sampling ring of CPU ", cpu_text.c_str()})
+             : MapRing(ring, fd, "");
+  if (status.ok()) {
+    ring->anchor_fd = fd;
+    return status;
   }
+  if (fd >= 0) kernel.Close(fd);
+  std::lock_guard<std::mutex> lock(drain_mutex_);
+  rings_.pop_back();
+  return status;
+}
+
+// Maps `ring` from event `fd` and starts the drainer if it is the first ring mapped.
+Status SamplingSession::MapRing(Ring *ring, int fd, const char *target) {
+  std::lock_guard<std::mutex> lock(drain_mutex_);  // the drainer reads every ring
+  if (const int err = ring->reader.Map(fd, ring->max_data_pages); err < 0) {
+    const std::string cpu = std::to_string(ring->cpu);
+    // EPERM after every smaller size: even the smallest is over the locked-memory limits.
+    const char *limit = err == -EPERM ? " (even its smallest size, 8 pages, is over "
+                                        "perf_event_mlock_kb and RLIMIT_MEMLOCK)"
+                                      : "";
+    return StatusFromErrno(-err, {"mapping the sampling ring of CPU ", cpu.c_str(), target, limit});
+  }
+  ring->owner_fd = fd;
+  ++rings_mapped_;
+  if (draining_) return Status::Ok();
+  // Every signal blocked while it starts, so the drainer inherits a full mask: signals are the
+  // program's business.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  const int err = pthread_create(&drainer_, nullptr, &SamplingSession::DrainLoop, this);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (err != 0) {
+    ring->reader.Unmap();
+    ring->owner_fd = -1;
+    --rings_mapped_;
+    return StatusFromErrno(err, {"starting the thread that drains the rings"});
+  }
+  draining_ = true;
   return Status::Ok();
 }
 
-Status SamplingSession::AddTarget(pid_t pid, const perf_event_attr &attr) {
+Status SamplingSession::OpenEvent(size_t index, const perf_event_attr &attr, pid_t pid,
+                                  int group_fd, int *fd_out, uint64_t *id,
+                                  const char **failed_step) {
+  Ring &ring = *rings_[index];
   Kernel &kernel = CurrentKernel();
-  std::vector<int> opened;
-  auto undo = [&] {
-    for (int fd : opened) kernel.Close(fd);
-  };
-  const std::string target = pid < 0 ? "every task" : "thread " + std::to_string(pid);
-  for (auto &ring : rings_) {
-    const std::string cpu = std::to_string(ring->cpu);
-    const int fd = kernel.PerfEventOpen(attr, pid, ring->cpu, -1);
-    if (fd < 0) {
-      undo();
-      return StatusFromErrno(-fd, {"sampling ", target.c_str(), " on CPU ", cpu.c_str()});
-    }
-    opened.push_back(fd);
-    const int err =
-        kernel.Ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, static_cast<unsigned long>(ring->anchor_fd));
-    if (err < 0) {
-      undo();
-      return StatusFromErrno(-err, {"sending the samples of ", target.c_str(), " on CPU ",
-                                    cpu.c_str(), " to its ring"});
+  const std::string where =
+      (pid < 0 ? std::string(" for every task") : " for thread " + std::to_string(pid)) +
+      " on CPU " + std::to_string(ring.cpu);
+  const char *step = "perf_event_open";
+  const int fd = kernel.PerfEventOpen(attr, pid, ring.cpu, group_fd);
+  Status status = fd < 0 ? StatusFromErrno(-fd, {step, where.c_str()}) : Status::Ok();
+  if (status.ok() && id) {
+    step = "PERF_EVENT_IOC_ID";
+    if (const int err = kernel.Ioctl(fd, PERF_EVENT_IOC_ID, reinterpret_cast<unsigned long>(id));
+        err < 0)
+      status = StatusFromErrno(-err, {step, where.c_str()});
+  }
+  if (status.ok() && attr.sample_period != 0) {
+    if (ring.owner_fd < 0) {
+      step = "mapping its sample ring";
+      status = MapRing(&ring, fd, where.c_str());
+    } else {
+      step = "PERF_EVENT_IOC_SET_OUTPUT";
+      if (const int err = kernel.Ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+                                       static_cast<unsigned long>(ring.owner_fd));
+          err < 0)
+        status = StatusFromErrno(-err, {step, where.c_str()});
     }
   }
-  events_.reserve(events_.size() + opened.size());
-  for (int fd : opened) {
-    if (enabled_) kernel.Ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-    events_.push_back(fd);
+  if (!status.ok()) {
+    if (fd >= 0) kernel.Close(fd);
+    if (failed_step) *failed_step = step;
+    return status;
+  }
+  events_.push_back(fd);
+  if (enabled_) kernel.Ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+  *fd_out = fd;
+  return status;
+}
+
+Status SamplingSession::AddTarget(pid_t pid, const perf_event_attr &attr) {
+  const size_t before = events_.size();
+  for (size_t ring = 0; ring < rings_.size(); ++ring) {
+    int fd = -1;
+    Status status = OpenEvent(ring, attr, pid, -1, &fd);
+    if (!status.ok()) {
+      Kernel &kernel = CurrentKernel();
+      for (size_t i = before; i < events_.size(); ++i) kernel.Close(events_[i]);
+      events_.resize(before);
+      return status;
+    }
   }
   return Status::Ok();
 }
@@ -146,19 +210,28 @@ uint64_t SamplingSession::discarded_bytes() const {
 void *SamplingSession::DrainLoop(void *argument) {
   auto *session = static_cast<SamplingSession *>(argument);
   std::vector<pollfd> fds;
+  uint64_t rings_polled = 0;
   while (!session->quit_.load()) {
     {
-      // Rings added since the last turn are polled from now on.
+      // Rings mapped since the last turn are polled from now on.
       std::lock_guard<std::mutex> lock(session->drain_mutex_);
-      if (fds.size() != session->rings_.size() + 1) {
+      if (rings_polled != session->rings_mapped_) {
+        rings_polled = session->rings_mapped_;
         fds.assign(1, pollfd{session->wake_fd_, POLLIN, 0});
-        for (auto &ring : session->rings_) fds.push_back(pollfd{ring->anchor_fd, POLLIN, 0});
+        for (auto &ring : session->rings_) {
+          if (ring->owner_fd >= 0) fds.push_back(pollfd{ring->owner_fd, POLLIN, 0});
+        }
       }
     }
     poll(fds.data(), fds.size(), 50);
     if (fds[0].revents & POLLIN) {
       uint64_t count;
       (void)!read(session->wake_fd_, &count, sizeof count);
+    }
+    // A ring whose target exited hangs up from then on: it is no longer polled (it is still
+    // drained), or this loop would spin.
+    for (size_t i = 1; i < fds.size(); ++i) {
+      if (fds[i].revents & (POLLHUP | POLLERR)) fds[i].fd = -1;
     }
     std::lock_guard<std::mutex> lock(session->drain_mutex_);
     session->DrainAll();
@@ -174,14 +247,13 @@ void SamplingSession::ForgetInChild() {
   for (auto &ring : rings_) {
     ring->reader.ForgetInChild();
     if (ring->anchor_fd >= 0) close(ring->anchor_fd);
-    ring->anchor_fd = -1;
+    ring->anchor_fd = ring->owner_fd = -1;
   }
   if (wake_fd_ >= 0) close(wake_fd_);
   wake_fd_ = -1;
   draining_ = false;  // the drainer is not in the child
   enabled_ = false;
   held_by_parent_ = true;
-  if (child_release_) child_release_();
 }
 
 }  // namespace pmapi

@@ -14,6 +14,7 @@
 
 #include "base/kernel.h"
 #include "fuchsia_common/fxt.h"
+#include "fuchsia_common/zx_status_from_errno.h"
 #include "topology/cpu_list.h"
 
 namespace zx_sampler {
@@ -36,37 +37,15 @@ std::vector<bool> OnlineCpus(size_t possible) {
   return online;
 }
 
-zx_status_t StatusForErrno(int error) {
-  switch (error) {
-    case ENOMEM:
-      return ZX_ERR_NO_MEMORY;
-    case EMFILE:
-    case ENFILE:
-    case ENOSPC:
-      return ZX_ERR_NO_RESOURCES;
-    case EACCES:
-    case EPERM:
-      return ZX_ERR_ACCESS_DENIED;
-    case ESRCH:
-      return ZX_ERR_BAD_STATE;
-    case ENOENT:
-    case ENODEV:
-    case EOPNOTSUPP:
-      return ZX_ERR_NOT_SUPPORTED;
-    default:
-      return ZX_ERR_INTERNAL;
-  }
-}
-
 zx_status_t FromErrno(int error, const std::string& what, std::string* message) {
   *message = what + ": " + std::strerror(error);
-  return StatusForErrno(error);
+  return fuchsia_common::ZxStatusFromErrno(error);
 }
 
 // The core's failure, with its sentence (which names the CPU and thread).
 zx_status_t FromCore(const pmapi::Status& status, std::string* message) {
   *message = status.detail();
-  return StatusForErrno(status.kernel_errno());
+  return fuchsia_common::ZxStatusFromErrno(status.kernel_errno());
 }
 
 // The attributes every event of a session shares (a ring takes only events on one clock).
@@ -117,7 +96,6 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
       &s->sampling_);
   if (!core.ok()) return FromCore(core, error);
   s->handle_ = s->sampling_->descriptor();
-  s->sampling_->SetChildRelease([s] { s->ReleaseRegionsInChild(); });
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t region_size = (config.buffer_size + page - 1) / page * page;
   long possible = sysconf(_SC_NPROCESSORS_CONF);
@@ -159,15 +137,6 @@ Session::~Session() {
   }
 }
 
-void Session::ReleaseRegionsInChild() {
-  for (Region& region : regions_) {
-    if (region.words) munmap(region.words, region.size);
-    if (region.memfd >= 0) close(region.memfd);
-    region.words = nullptr;
-    region.memfd = -1;
-  }
-}
-
 zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   if (attached_.count(tid)) return ZX_OK;
   perf_event_attr attr = SessionAttributes();
@@ -203,10 +172,12 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
     core = sampling_->AddTarget(tid, attr);
     if (core.ok()) kernel_time_ = 0;
   }
+  if (core.kernel_errno() == ESRCH) {  // Fuchsia's attach: a thread gone is a bad state
+    *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
+    return ZX_ERR_BAD_STATE;
+  }
   if (!core.ok()) {
     zx_status_t status = FromCore(core, error);
-    if (status == ZX_ERR_BAD_STATE)
-      *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
     if (status == ZX_ERR_ACCESS_DENIED)
       *error +=
           " (another user's thread needs root or CAP_PERFMON; "

@@ -22,11 +22,11 @@ class Session {
   // Validated config in; *error explains a failure.
   static zx_status_t Create(const zx_sampler_config_t& config, std::unique_ptr<Session>* out,
                             std::string* error);
+  // In a child of fork, for the parent's session (which the core let go of), it releases only
+  // this process's copies of the regions.
   ~Session();
 
   int handle() const { return handle_; }
-  // In a child of fork: the session is its parent's (the core let go of everything of it).
-  bool held_by_parent() const { return sampling_->held_by_parent(); }
   zx_status_t Attach(pid_t tid, bool descendants, std::string* error);
   zx_status_t Start(std::string* error);
   zx_status_t Stop(std::string* error);
@@ -47,7 +47,6 @@ class Session {
   Session() = default;
   void Record(size_t ring, const perf_event_header& header, const uint8_t* record);
   void TaskEvent(const perf_event_header& header, const uint8_t* record);
-  void ReleaseRegionsInChild();
 
   std::unique_ptr<pmapi::SamplingSession> sampling_;
   int handle_ = -1;

@@ -1,7 +1,8 @@
 // The C entry points: one live session at most, found by its handle; every call validates in
 // Fuchsia's order, records why it failed for zx_sampler_last_error, and lets no exception out.
 // A child of fork holds none of its parent's sessions: the core lets go of everything the
-// session held there, and the handle is then the parent's (ZX_ERR_BAD_HANDLE).
+// session shares with the parent, then ForgetSessionInChild of the rest; the handle is then the
+// parent's (ZX_ERR_BAD_HANDLE).
 #include <time.h>
 
 #include <memory>
@@ -9,7 +10,7 @@
 #include <new>
 #include <string>
 
-#include "core/registry.h"
+#include "core/sampling_session.h"
 #include "session.h"
 
 #define ZX_SAMPLER_EXPORT extern "C" __attribute__((visibility("default")))
@@ -24,14 +25,16 @@ int g_parents_handle = -1;
 // Held for the whole of every call that touches the session: the core's lock for sampling front
 // ends, which a fork waits for, so a child never inherits it held.
 std::unique_lock<std::mutex> CallLock() {
-  std::unique_lock<std::mutex> lock(pmapi::Registry::Get().sampling_calls());
-  // In a child of fork the session is its parent's: destroyed here (the core left it nothing to
-  // release of the parent's), its handle kept for the message.
-  if (g_session && g_session->held_by_parent()) {
-    g_parents_handle = g_session->handle();
-    g_session.reset();
-  }
-  return lock;
+  return std::unique_lock<std::mutex>(pmapi::SamplingSession::FrontEndCalls());
+}
+
+// In a child of fork, after the core let go of everything the session shares with the parent:
+// the session is destroyed (which frees only this process's copies), its handle kept for the
+// message.
+void ForgetSessionInChild() {
+  if (!g_session) return;
+  g_parents_handle = g_session->handle();
+  g_session.reset();
 }
 
 zx_status_t Fail(zx_status_t status, std::string message) {
@@ -103,6 +106,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_create(zx_handle_t resource, uint64_t o
       return Fail(ZX_ERR_INVALID_ARGS, "buffer_size must be 1 byte to 1 GiB");
     if (config->period < ZX_SAMPLER_MIN_PERIOD)
       return Fail(ZX_ERR_INVALID_ARGS, "period must be at least 10 us (10000 ns)");
+    pmapi::SamplingSession::AtForkInChild(&ForgetSessionInChild);
     auto lock = CallLock();
     if (g_session) return Fail(ZX_ERR_ALREADY_EXISTS, "a sampler session already exists");
     std::unique_ptr<zx_sampler::Session> session;
