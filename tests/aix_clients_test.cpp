@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "base/last_error.h"
+#include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/id_order.h"
 #include "pmapi_aix.h"
@@ -190,9 +191,10 @@ TEST(aix_clients, MoreTracepointsListedByPattern) {
   if (!pmapi::Catalog::Get().FindName("syscalls:sys_exit_getppid")) {
     GTEST_SKIP() << "tracefs is not readable here";
   }
-  setenv(pmapi::kTracepointPatternsVariable, "syscalls:sys_exit_getppid, sched:nothing*", 1);
+  pmapi::SetSetting(pmapi::kTracepointPatternsVariable,
+                    "syscalls:sys_exit_getppid, sched:nothing*");
   std::unique_ptr<pmapi::Catalog> catalog = pmapi::Catalog::Build();
-  unsetenv(pmapi::kTracepointPatternsVariable);
+  pmapi::SetSetting(pmapi::kTracepointPatternsVariable, "");
   const pmapi::CatalogEvent *exit = catalog->FindName("syscalls:sys_exit_getppid");
   ASSERT_NE(exit, nullptr);
   EXPECT_EQ(static_cast<size_t>(exit->id), catalog->listed_count() - 1) << "listed last";

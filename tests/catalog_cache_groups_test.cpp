@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
@@ -31,12 +32,12 @@ class CatalogCacheGroups : public ::testing::Test {
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
     path_ = dir_ + "/libpmapi-catalog.bin";
-    unsetenv(pmapi::kGroupsDirVariable);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
     kernel_.SetFile("/sys/kernel/tracing/available_events",
                     "syscalls:sys_enter_getppid\nsyscalls:sys_enter_getpgid\nsched:sched_switch\n");
   }
   void TearDown() override {
-    unsetenv(pmapi::kGroupsDirVariable);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
     std::string command = "rm -rf '" + dir_ + "'";
     ASSERT_EQ(system(command.c_str()), 0);
   }
@@ -117,7 +118,7 @@ TEST_F(CatalogCacheGroups, SiteGroupsAreReadAfreshAndNeverStored) {
   ASSERT_TRUE(pmapi::LoadGroupTables(&compiled).ok());
   // Stored by a process naming a site directory: the file holds the compiled-in groups only,
   // so that the processes after it, with or without the site, restore them.
-  setenv(pmapi::kGroupsDirVariable, site.c_str(), 1);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, site.c_str());
   std::unique_ptr<Catalog> first = Build();
   ASSERT_FALSE(first->from_cache());
   std::unique_ptr<GroupCatalog> first_groups = GroupCatalog::Build(*first);
@@ -132,7 +133,7 @@ TEST_F(CatalogCacheGroups, SiteGroupsAreReadAfreshAndNeverStored) {
   EXPECT_NE(groups->FindName("pm_site"), nullptr) << "read afresh";
   EXPECT_NE(groups->FindName("pm_basic"), nullptr);
 
-  unsetenv(pmapi::kGroupsDirVariable);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
   groups = GroupCatalog::Build(*restored);
   EXPECT_TRUE(groups->from_cache());
   EXPECT_EQ(groups->FindName("pm_site"), nullptr) << "never stored";
@@ -149,7 +150,7 @@ TEST_F(CatalogCacheGroups, PinnedSiteGroupsHoldOverTheCacheAndAreNeverStored) {
   std::unique_ptr<Catalog> first = Build();  // writes the file, no site named yet
   ASSERT_FALSE(first->from_cache());
   std::unique_ptr<GroupCatalog> shipped = GroupCatalog::Build(*first);
-  setenv(pmapi::kGroupsDirVariable, site.c_str(), 1);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, site.c_str());
   std::unique_ptr<Catalog> restored = Build();
   ASSERT_TRUE(restored->from_cache());
   std::unique_ptr<GroupCatalog> groups = GroupCatalog::Build(*restored);
@@ -161,7 +162,7 @@ TEST_F(CatalogCacheGroups, PinnedSiteGroupsHoldOverTheCacheAndAreNeverStored) {
     EXPECT_EQ(groups->FindId(static_cast<int>(id))->record.short_name,
               shipped->FindId(static_cast<int>(id))->record.short_name);
   }
-  unsetenv(pmapi::kGroupsDirVariable);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
   std::unique_ptr<Catalog> again = Build();
   ASSERT_TRUE(again->from_cache());
   groups = GroupCatalog::Build(*again);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "pmapi.h"
 
 namespace {
@@ -41,17 +42,11 @@ int InitializeInChild(const std::string &runtime_dir, bool no_cache = false,
   pid_t pid = fork();
   if (pid == 0) {
     alarm(kChildSeconds);
-    if (no_cache) {
-      setenv("PMAPI_NO_CACHE", "1", 1);
-    } else {
-      unsetenv("PMAPI_NO_CACHE");
-    }
-    if (runtime_dir.empty()) {
-      unsetenv("XDG_RUNTIME_DIR");
-    } else {
-      setenv("XDG_RUNTIME_DIR", runtime_dir.c_str(), 1);
-    }
-    if (!temp_dir.empty()) setenv("TMPDIR", temp_dir.c_str(), 1);
+    pmapi::ChangeSettings([&](pmapi::Settings *settings) {
+      settings->no_cache = no_cache;
+      settings->runtime_dir = runtime_dir;
+      if (!temp_dir.empty()) settings->temp_dir = temp_dir;
+    });
     pm_info2_t info;
     _exit(pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT));
   }

@@ -12,13 +12,14 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
@@ -237,10 +238,10 @@ TEST_F(CatalogCache, TableErrorIsReportedAndNotStored) {
   std::string events_dir = dir_ + "/events";
   ASSERT_EQ(mkdir(events_dir.c_str(), 0700), 0);
   WriteAll(events_dir + "/bad.tbl", "not a table line\n");
-  setenv(pmapi::kEventsDirVariable, events_dir.c_str(), 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, events_dir.c_str());
   std::unique_ptr<Catalog> first = Build();
   std::unique_ptr<Catalog> second = Build();
-  unsetenv(pmapi::kEventsDirVariable);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, nullptr);
   EXPECT_EQ(first->load_status().code(), Pmapi_BadCatalog);
   EXPECT_EQ(second->load_status().code(), Pmapi_BadCatalog) << "reported every time";
   EXPECT_FALSE(second->from_cache());
@@ -447,27 +448,25 @@ TEST_F(CatalogCache, SpecialFilesAtThePathDoNotHangOrBreakTheCatalog) {
   EXPECT_EQ(Files(dir_).size(), 1u) << "no temporary file left beside it";
 }
 
-// DefaultCatalogCachePath reads the environment; each case sets what it needs.
+// DefaultCatalogCachePath follows the settings (base/settings.h); each case sets what it needs.
 class CachePath : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char *name : {"XDG_RUNTIME_DIR", "TMPDIR", pmapi::kNoCacheVariable,
-                             pmapi::kEventsDirVariable, "LIBPFM_FORCE_PMU"}) {
-      const char *value = getenv(name);
-      saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
-      unsetenv(name);
-    }
+    Change([](pmapi::Settings *settings) {
+      settings->runtime_dir = "";
+      settings->temp_dir = "";
+      settings->no_cache = false;
+      settings->events_dir = "";
+      settings->libpfm_variables = false;
+    });
   }
-  void TearDown() override {
-    for (const auto &[name, value] : saved_) {
-      if (value) {
-        setenv(name, value->c_str(), 1);
-      } else {
-        unsetenv(name);
-      }
-    }
+  void TearDown() override { pmapi::RestoreSettingsFromEnvironment(); }
+  static void Change(const std::function<void(pmapi::Settings *)> &change) {
+    pmapi::ChangeSettings(change);
   }
-  std::vector<std::pair<const char *, std::optional<std::string>>> saved_;
+  static void SetRuntimeDir(const std::string &dir) {
+    Change([&](pmapi::Settings *settings) { settings->runtime_dir = dir; });
+  }
   const std::string file_ = "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 };
 
@@ -475,7 +474,7 @@ TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakesElseAPrivateOne) {
   char pattern[] = "/tmp/pmapi-cache-path-test-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   const std::string temp = pattern;
-  setenv("TMPDIR", temp.c_str(), 1);
+  Change([&](pmapi::Settings *settings) { settings->temp_dir = temp; });
   // Without XDG_RUNTIME_DIR: the login manager's directory where it exists, else the library's
   // own under $TMPDIR (cache_directory.h; catalog_cache_directory_test.cpp has every case).
   const std::string login = "/run/user/" + std::to_string(geteuid());
@@ -486,30 +485,30 @@ TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakesElseAPrivateOne) {
   bool boot_in_key = login_exists;
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), fallback + file_);
   EXPECT_EQ(boot_in_key, !login_exists);
-  setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
+  SetRuntimeDir("/run/user/4321");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(&boot_in_key), "/run/user/4321" + file_);
   EXPECT_FALSE(boot_in_key) << "a runtime directory is emptied at boot";
-  setenv("XDG_RUNTIME_DIR", "relative/ignored", 1);
+  SetRuntimeDir("relative/ignored");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), fallback + file_);
   std::string command = "rm -rf '" + temp + "'";
   ASSERT_EQ(system(command.c_str()), 0);
 }
 
 TEST_F(CachePath, NoCacheWhenSwitchedOffOrWhenTheEnvironmentShapesTheCatalog) {
-  setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
-  setenv(pmapi::kNoCacheVariable, "1", 1);
+  SetRuntimeDir("/run/user/4321");
+  pmapi::SetSetting(pmapi::kNoCacheVariable, "1");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "");
-  setenv(pmapi::kNoCacheVariable, "yes", 1);
+  pmapi::SetSetting(pmapi::kNoCacheVariable, "yes");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "");
-  setenv(pmapi::kNoCacheVariable, "0", 1);
+  pmapi::SetSetting(pmapi::kNoCacheVariable, "0");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
-  setenv(pmapi::kNoCacheVariable, "", 1);
+  pmapi::SetSetting(pmapi::kNoCacheVariable, "");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
-  setenv(pmapi::kEventsDirVariable, "/etc/site-events", 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, "/etc/site-events");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "") << "site tables are read afresh";
-  setenv(pmapi::kEventsDirVariable, "", 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, "");
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "/run/user/4321" + file_);
-  setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen3", 1);
+  Change([](pmapi::Settings *settings) { settings->libpfm_variables = true; });
   EXPECT_EQ(pmapi::DefaultCatalogCachePath(), "") << "libpfm4's environment";
 }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/settings.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
 #include "pmapi_metrics.h"
@@ -48,7 +49,7 @@ class PinnedSiteGroups : public ::testing::Environment {
         << "  client-id 186\n  events " << ppid << "\n"
         << "50404 | pm_site_dense | Unpinned | Takes the next dense id.\n"
         << "  events " << ppid << "\n";
-    setenv(pmapi::kGroupsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
   }
   void TearDown() override {
     unlink((dir_ + "/site.grp").c_str());

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "base/status.h"
 #include "catalog/group_formula.h"
 #include "catalog/group_loader.h"
@@ -122,13 +123,13 @@ class catalog_table_files : public ::testing::Test {
     char pattern[] = "/tmp/pmapi_table_files_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
-    setenv(pmapi::kEventsDirVariable, dir_.c_str(), 1);
-    setenv(pmapi::kGroupsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kEventsDirVariable, dir_.c_str());
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
     std::ofstream(dir_ + "/site.tbl") << "50000 | pm_site | Site | exact | p::X | A site event.\n";
   }
   void TearDown() override {
-    unsetenv(pmapi::kEventsDirVariable);
-    unsetenv(pmapi::kGroupsDirVariable);
+    pmapi::SetSetting(pmapi::kEventsDirVariable, "");
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
     std::string command = "rm -rf '" + dir_ + "'";
     ASSERT_EQ(system(command.c_str()), 0);
   }
@@ -155,7 +156,7 @@ TEST_F(catalog_table_files, FifoIsRefusedWithoutWaitingForAWriter) {
 
 TEST_F(catalog_table_files, DirectoryVariableNamingAFifoIsRefused) {
   ASSERT_EQ(mkfifo(Path("fifo").c_str(), 0600), 0);
-  setenv(pmapi::kEventsDirVariable, Path("fifo").c_str(), 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, Path("fifo").c_str());
   ChildOutcome outcome = InChild([] {
     std::vector<pmapi::TableRecord> records;
     return pmapi::LoadEventTables(&records);
@@ -257,7 +258,7 @@ TEST_F(catalog_table_files, PmInitializeReportsInsteadOfHangingOrCrashing) {
   ASSERT_EQ(mkfifo(Path("a.tbl").c_str(), 0600), 0);
   std::ofstream(Path("deep.grp")) << "50000 | pm_deep | Deep | d\nevents task-clock\nmetric M = "
                                   << Nested(200000, "task-clock") << "\n";
-  setenv("PMAPI_NO_CACHE", "1", 1);
+  pmapi::SetSetting("PMAPI_NO_CACHE", "1");
   for (int filter : {PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT,
                      PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS}) {
     ChildOutcome outcome = InChild([filter] {
@@ -283,7 +284,7 @@ TEST_F(catalog_table_files, PmInitializeReportsInsteadOfHangingOrCrashing) {
   EXPECT_EQ(outcome.code, Pmapi_BadCatalog) << outcome.detail;
   EXPECT_NE(outcome.detail.find(Path("deep.grp") + ":3: metric 'M'"), std::string::npos)
       << outcome.detail;
-  unsetenv("PMAPI_NO_CACHE");
+  pmapi::SetSetting("PMAPI_NO_CACHE", "");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/table_loader.h"
 #include "catalog/table_parser.h"
@@ -93,10 +94,10 @@ class catalog_events_dir : public ::testing::Test {
     char pattern[] = "/tmp/pmapi_events_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
-    setenv(pmapi::kEventsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kEventsDirVariable, dir_.c_str());
   }
   void TearDown() override {
-    unsetenv(pmapi::kEventsDirVariable);
+    pmapi::SetSetting(pmapi::kEventsDirVariable, "");
     for (const std::string &file : files_) unlink(file.c_str());
     rmdir(dir_.c_str());
   }
@@ -118,7 +119,7 @@ const TableRecord *Find(const std::vector<TableRecord> &records, int id) {
 }
 
 TEST(catalog_table_loader, CompiledInTablesLoadCleanly) {
-  unsetenv(pmapi::kEventsDirVariable);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, "");
   std::vector<TableRecord> records;
   Status status = pmapi::LoadEventTables(&records);
   ASSERT_TRUE(status.ok()) << status.detail();
@@ -177,7 +178,7 @@ TEST_F(catalog_events_dir, DuplicatesAcrossRuntimeFilesAndNameClashesAreErrors) 
 }
 
 TEST_F(catalog_events_dir, MissingDirectoryIsReported) {
-  setenv(pmapi::kEventsDirVariable, "/nonexistent/pmapi-events", 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, "/nonexistent/pmapi-events");
   std::vector<TableRecord> records;
   Status status = pmapi::LoadEventTables(&records);
   EXPECT_EQ(status.code(), Pmapi_BadCatalog);

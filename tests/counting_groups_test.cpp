@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/settings.h"
 #include "core/fork_counter.h"
 #include "support/child_process.h"
 #include "support/counting.h"
@@ -527,9 +528,9 @@ TEST_F(Groups, AMemberRefusedAtEveryAttemptIsReportedAfterTheLast) {
   pm_prog_t prog =
       MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")}, PM_USER | PM_COUNT);
   // One group to attempt: without the fork counter, the set has no second program to try.
-  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
+  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "1");
   const int rc = pm_set_program_mygroup(&prog);
-  unsetenv("PMAPI_NO_FORK_COUNTER");
+  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "");
   EXPECT_EQ(rc, Pmapi_KernelError);
   EXPECT_EQ(leaders, 4) << "four attempts";
   const std::string message = pm_strerror("set", rc);
@@ -625,10 +626,10 @@ TEST_F(Groups, TheForkTracepointAnchorIsOpenedOncePerProcess) {
 
 TEST_F(Groups, PmapiNoForkCounterCountsMembersInTheLibraryWithoutATracepoint) {
   const int anchor_before = pmapi::ForkCounterAnchorFd();  // -1 unless an earlier test made one
-  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
+  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "1");
   pm_prog_t prog = Program();
   const int rc = pm_set_program_mygroup(&prog);
-  unsetenv("PMAPI_NO_FORK_COUNTER");
+  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "");
   ASSERT_EQ(rc, 0);
   EXPECT_EQ(pmapi::ForkCounterAnchorFd(), anchor_before) << "no tracepoint was opened";
   EXPECT_EQ(CountPerfDescriptors(), baseline_fds_ + 2) << "the group's event and the caller's";

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/last_error.h"
+#include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
@@ -34,7 +35,7 @@ class SiteGroups : public ::testing::Environment {
         << kSiteGroupTableId << " | pm_test_getppid | getppid and time | Test group.\n"
         << "  events " << kGetppid << " task-clock\n"
         << "  metric calls_per_second = " << kGetppid << " / time\n";
-    setenv(pmapi::kGroupsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
   }
   void TearDown() override {
     unlink((dir_ + "/site.grp").c_str());

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_loader.h"
 #include "pmapi_metrics.h"
@@ -44,7 +45,7 @@ class SiteGroups : public ::testing::Environment {
         << "  metric overflow = " << ppid << " * 1e308 * 1e308\n"
         << "50201 | pm_test_no_metrics | getppid | Test group without formulas.\n"
         << "  events " << ppid << "\n";
-    setenv(pmapi::kGroupsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
   }
   void TearDown() override {
     unlink((dir_ + "/site.grp").c_str());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_formula.h"
 #include "catalog/group_loader.h"
@@ -157,10 +158,10 @@ class group_dir : public ::testing::Test {
     char pattern[] = "/tmp/pmapi_groups_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
-    setenv(pmapi::kGroupsDirVariable, dir_.c_str(), 1);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
   }
   void TearDown() override {
-    unsetenv(pmapi::kGroupsDirVariable);
+    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
     for (const std::string &file : files_) unlink(file.c_str());
     rmdir(dir_.c_str());
   }
@@ -182,7 +183,7 @@ const GroupRecord *Find(const std::vector<GroupRecord> &records, int id) {
 }
 
 TEST(group_loader, ShippedTablesLoadCleanlyInIdOrder) {
-  unsetenv(pmapi::kGroupsDirVariable);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
   std::vector<GroupRecord> records;
   Status status = pmapi::LoadGroupTables(&records);
   ASSERT_TRUE(status.ok()) << status.detail();
@@ -247,7 +248,7 @@ TEST_F(group_dir, DuplicatesAcrossFilesAndNameClashesAreErrors) {
 }
 
 TEST_F(group_dir, MissingDirectoryIsReported) {
-  setenv(pmapi::kGroupsDirVariable, "/nonexistent/pmapi-groups", 1);
+  pmapi::SetSetting(pmapi::kGroupsDirVariable, "/nonexistent/pmapi-groups");
   std::vector<GroupRecord> records;
   Status status = pmapi::LoadGroupTables(&records);
   EXPECT_EQ(status.code(), Pmapi_BadCatalog);

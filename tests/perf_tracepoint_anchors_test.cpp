@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/kernel.h"
+#include "base/settings.h"
 #include "core/tracepoint_anchors.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
@@ -118,10 +119,10 @@ TEST_F(Anchors, SoftwareEventsAreNotAnchored) {
 }
 
 TEST_F(Anchors, TheVariableTurnsThemOff) {
-  setenv("PMAPI_NO_TRACEPOINT_ANCHORS", "1", 1);
+  pmapi::SetSetting("PMAPI_NO_TRACEPOINT_ANCHORS", "1");
   const int before = AllPerfDescriptors();
   SetCountDelete(5);
-  unsetenv("PMAPI_NO_TRACEPOINT_ANCHORS");
+  pmapi::SetSetting("PMAPI_NO_TRACEPOINT_ANCHORS", "");
   EXPECT_EQ(pmapi::TracepointAnchorCount(), 0);
   EXPECT_EQ(AllPerfDescriptors(), before);
 }

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "base/kernel.h"
+#include "base/settings.h"
 #include "core/counter_group.h"
 #include "core/program.h"
 #include "support/counting.h"
@@ -335,9 +336,9 @@ TEST_F(UserSpaceRead, PagesAreMappedOnlyForTheCallingThreadsHardwareEvents) {
   clock.config = PERF_COUNT_SW_TASK_CLOCK;
   ASSERT_TRUE(group_.Open(program_.WithLibraryEvent("task-clock", clock), CallingThread()).ok());
   EXPECT_FALSE(group_.has_pages()) << "a software event is never on a counter";
-  setenv("PMAPI_NO_USERSPACE_READ", "1", 1);
+  pmapi::SetSetting("PMAPI_NO_USERSPACE_READ", "1");
   ASSERT_TRUE(group_.Open(program_, CallingThread()).ok());
-  unsetenv("PMAPI_NO_USERSPACE_READ");
+  pmapi::SetSetting("PMAPI_NO_USERSPACE_READ", "");
   EXPECT_FALSE(group_.has_pages()) << "turned off";
   EXPECT_EQ(kernel_.maps, 0);
 }

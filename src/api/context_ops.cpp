@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "api/aix_program.h"
 #include "api/timebase.h"
 #include "base/last_error.h"
 #include "core/registry.h"
@@ -50,7 +51,7 @@ int NoProgram(const char *family) {
 
 Status ProgramFromClient(const pm_prog_t *prog, Program *out) {
   if (!prog) return Status(Pmapi_InvalidArg, "prog is NULL");
-  return Program::FromAix(*prog, out);
+  return ProgramFromAix(*prog, out);
 }
 
 int GetProgramOf(const Context *context, pm_prog_t *prog) {

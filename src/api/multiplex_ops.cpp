@@ -8,6 +8,7 @@
 #include <new>
 #include <utility>
 
+#include "api/aix_program.h"
 #include "api/context_ops.h"
 #include "api/timebase.h"
 #include "base/last_error.h"
@@ -112,7 +113,7 @@ Status ProgramFromMx(const pm_prog_mx_t *prog, Program *out) {
     memset(&set, 0, sizeof set);
     set.mode = prog->mode;
     memcpy(set.events, prog->events_set[k], sizeof set.events);
-    status = Program::FromAix(set, &spec->sets[k]);
+    status = ProgramFromAix(set, &spec->sets[k]);
     if (!status.ok()) return SetFailed(k, prog->nb_events_prog, status);
   }
   return Carrier(std::move(spec), out);
@@ -133,7 +134,7 @@ Status ProgramFromMm(const pm_prog_mm_t *prog, Program *out) {
     // proctree and count belong to the whole program: the first set's (AIX).
     set.mode.b.proctree = first.b.proctree;
     set.mode.b.count = first.b.count;
-    status = Program::FromAix(set, &spec->sets[k]);
+    status = ProgramFromAix(set, &spec->sets[k]);
     if (!status.ok()) return SetFailed(k, prog->nb_set_prog, status);
   }
   return Carrier(std::move(spec), out);

@@ -3,18 +3,21 @@
 #include "catalog/cache_directory.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "base/settings.h"
 
 namespace pmapi {
 
 CacheDirectoryInputs CurrentCacheDirectoryInputs() {
   CacheDirectoryInputs inputs;
   inputs.euid = geteuid();
-  inputs.runtime_dir = getenv("XDG_RUNTIME_DIR");
+  // The settings' strings stay valid until exit (settings.h).
+  const Settings &settings = CurrentSettings();
+  if (!settings.runtime_dir.empty()) inputs.runtime_dir = settings.runtime_dir.c_str();
   inputs.login_dir = "/run/user/" + std::to_string(inputs.euid);
-  inputs.temp_dir = getenv("TMPDIR");
+  if (!settings.temp_dir.empty()) inputs.temp_dir = settings.temp_dir.c_str();
   return inputs;
 }
 

@@ -25,7 +25,7 @@ struct CacheDirectoryInputs {
   uid_t euid = 0;
 };
 
-// The inputs of this process: its environment and effective uid.
+// The inputs of this process: its settings (base/settings.h) and effective uid.
 CacheDirectoryInputs CurrentCacheDirectoryInputs();
 
 // The directory to keep the cache file in, or "" for none (then there is no cache). May make

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "base/kernel.h"
+#include "base/settings.h"
 #include "catalog/added_events.h"
 #include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
@@ -109,11 +110,10 @@ Catalog::Catalog(CatalogContents contents, Status load_status, bool from_cache)
     : load_status_(std::move(load_status)), from_cache_(from_cache), index_(new Index) {
   index_->contents = std::move(contents);
   // Renumbered here, not by the sources, so that the cache keeps the sources' output and the
-  // listed tracepoints follow this process's environment.
-  const char *extra = getenv(kTracepointPatternsVariable);
+  // listed tracepoints follow this process's settings.
   std::vector<CatalogEvent> &events = index_->contents.events;
   index_->order = OrderIds(events, index_->contents.table_position, index_->contents.table_count,
-                           extra ? extra : "");
+                           CurrentSettings().list_tracepoints);
   for (size_t id = 0; id < index_->order.positions.size(); ++id) {
     events[index_->order.positions[id]].id = static_cast<int>(id);
   }

@@ -19,14 +19,13 @@
 #include "pmapi.h"
 
 #include "base/kernel.h"
+#include "base/settings.h"
 #include "catalog/cache_directory.h"
 #include "catalog/group_formula.h"
 #include "catalog/group_parser.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/prefault.h"
 #include "catalog/table_loader.h"
-
-extern char **environ;
 
 namespace pmapi {
 namespace {
@@ -37,19 +36,9 @@ constexpr size_t kLargestFile = 64u << 20;
 // A new random id each boot.
 constexpr const char *kBootIdFile = "/proc/sys/kernel/random/boot_id";
 
-bool SwitchedOff() {
-  const char *off = getenv(kNoCacheVariable);
-  return off && *off && strcmp(off, "0") != 0;
-}
-
 // Site tables and libpfm4's variables change the catalog in ways the key does not name.
-bool EnvironmentShapesTheCatalog() {
-  const char *tables = getenv(kEventsDirVariable);
-  if (tables && *tables) return true;
-  for (char **entry = environ; entry && *entry; ++entry) {
-    if (strncmp(*entry, "LIBPFM_", 7) == 0) return true;
-  }
-  return false;
+bool SettingsShapeTheCatalog(const Settings &settings) {
+  return !settings.events_dir.empty() || settings.libpfm_variables;
 }
 
 // The hash: eight bytes per step with one multiply, in eight independent lanes (64 bytes a
@@ -288,7 +277,8 @@ bool GetPayload(Reader *reader, CatalogContents *contents) {
 std::string DefaultCatalogCachePath(bool *boot_in_key) {
   if (boot_in_key) *boot_in_key = false;
   // AT_SECURE: a setuid/setgid program, or one that gained capabilities at exec.
-  if (SwitchedOff() || getauxval(AT_SECURE) || EnvironmentShapesTheCatalog()) return "";
+  const Settings &settings = CurrentSettings();
+  if (settings.no_cache || getauxval(AT_SECURE) || SettingsShapeTheCatalog(settings)) return "";
   const std::string dir = ChooseCacheDirectory(CurrentCacheDirectoryInputs(), boot_in_key);
   if (dir.empty()) return "";
   return dir + "/libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";

@@ -34,8 +34,6 @@
 
 namespace pmapi {
 
-constexpr const char *kNoCacheVariable = "PMAPI_NO_CACHE";
-
 // A SHA-256 over the library's sources, headers and tables, made at build time
 // (build_constant.cmake): the same for every program built from the same sources.
 extern const char kCatalogBuildConstant[];

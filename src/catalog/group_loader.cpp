@@ -7,6 +7,7 @@
 
 #include <unordered_map>
 
+#include "base/settings.h"
 #include "catalog/layered_tables.h"
 
 namespace pmapi {
@@ -56,20 +57,18 @@ Status LoadAndCheck(const TableLayers &layers, std::vector<GroupRecord> *records
 }  // namespace
 
 Status LoadGroupTables(std::vector<GroupRecord> *records) {
-  static const TableLayers kLayers{kEmbeddedGroupTables, "groups/", kGroupsDirVariable, ".grp",
-                                   "group "};
+  static const TableLayers kLayers{kEmbeddedGroupTables,  "groups/", kGroupsDirVariable,
+                                   &Settings::groups_dir, ".grp",    "group "};
   return LoadAndCheck(kLayers, records);
 }
 
 Status LoadCompiledGroupTables(std::vector<GroupRecord> *records) {
-  // No variable to name a directory (getenv("") finds nothing): the first layer alone.
-  static const TableLayers kCompiledOnly{kEmbeddedGroupTables, "groups/", "", ".grp", "group "};
+  // No setting names a directory: the first layer alone.
+  static const TableLayers kCompiledOnly{
+      kEmbeddedGroupTables, "groups/", "", nullptr, ".grp", "group "};
   return LoadAndCheck(kCompiledOnly, records);
 }
 
-bool RuntimeGroupTablesNamed() {
-  const char *dir = getenv(kGroupsDirVariable);
-  return dir && *dir;
-}
+bool RuntimeGroupTablesNamed() { return !CurrentSettings().groups_dir.empty(); }
 
 }  // namespace pmapi

@@ -9,8 +9,6 @@
 
 namespace pmapi {
 
-constexpr const char *kGroupsDirVariable = "PMAPI_GROUPS_DIR";
-
 // Fills `records` sorted by id. Returns the first error met (file and line in the detail);
 // the records are then still the usable ones (a bad file contributes nothing).
 Status LoadGroupTables(std::vector<GroupRecord> *records);

@@ -20,9 +20,6 @@ constexpr size_t kDefaultListedEvents = 1024;
 // Tracepoints listed by default: every one a compiled-in group names fits here.
 constexpr const char *kDefaultTracepointPatterns = "raw_syscalls:*,sched:*,syscalls:sys_enter_*";
 
-// Names the environment variable holding more tracepoint patterns to list.
-constexpr const char *kTracepointPatternsVariable = "PMAPI_LIST_TRACEPOINTS";
-
 struct IdOrder {
   std::vector<size_t> positions;  // positions[id]: where event `id` is stored
   size_t listed = 0;              // ids 0..listed-1 are in pm_initialize's lists

@@ -49,14 +49,15 @@ struct ClosedOnReturn {
 Status ForEachRuntimeTable(
     const TableLayers &layers,
     const std::function<Status(const std::string &path, const std::string &text)> &visit) {
-  const char *dir = getenv(layers.variable);
-  if (!dir || !*dir) return Status::Ok();
+  if (!layers.directory) return Status::Ok();
+  const std::string &dir = CurrentSettings().*layers.directory;
+  if (dir.empty()) return Status::Ok();
   auto unlistable = [&](int err) {
     return Status(Pmapi_BadCatalog, std::string(layers.variable) + "=" + dir +
                                         ": cannot list the directory: " + strerror(err));
   };
   // O_NONBLOCK: the variable may name a FIFO, whose opening would wait for a writer.
-  int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
   if (dir_fd < 0) return unlistable(errno);
   ClosedOnReturn closed{dir_fd};  // also when `visit` throws
   std::vector<std::string> names;
@@ -66,7 +67,7 @@ Status ForEachRuntimeTable(
   Status first_error;
   for (const std::string &name : names) {
     if (!EndsWith(name, layers.suffix)) continue;
-    std::string path = std::string(dir) + "/" + name;
+    std::string path = dir + "/" + name;
     std::string text;
     Status status = ReadTableFile(dir_fd, name, path, &text);
     if (status.ok()) status = visit(path, text);

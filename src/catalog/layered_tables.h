@@ -1,5 +1,5 @@
 // The two layers every text table kind has (events/*.tbl, groups/*.grp): the tables compiled
-// into the library, then the files of a run-time directory named by an environment variable,
+// into the library, then the files of a run-time directory a setting names (base/settings.h),
 // whose records replace compiled-in ones of the same id. Both loaders, and the catalog cache
 // key (which must change when the run-time files do), go through this one helper.
 #pragma once
@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/settings.h"
 #include "base/status.h"
 #include "catalog/embedded_tables.h"
 #include "pmapi.h"
@@ -18,17 +19,18 @@ namespace pmapi {
 
 // One table kind: where its layers come from and how its records are named in errors.
 struct TableLayers {
-  const EmbeddedTable *compiled;  // terminated by a nullptr file name
-  const char *compiled_folder;    // "events/": the label prefix of compiled-in tables
-  const char *variable;           // "PMAPI_EVENTS_DIR"
-  const char *suffix;             // ".tbl": the files of the directory that are tables
-  const char *record_word;        // "" or "group ": "<word>id 3 is already used at ..."
+  const EmbeddedTable *compiled;     // terminated by a nullptr file name
+  const char *compiled_folder;       // "events/": the label prefix of compiled-in tables
+  const char *variable;              // "PMAPI_EVENTS_DIR": names the directory in errors
+  std::string Settings::*directory;  // &Settings::events_dir, or nullptr for none
+  const char *suffix;                // ".tbl": the files of the directory that are tables
+  const char *record_word;           // "" or "group ": "<word>id 3 is already used at ..."
 };
 
-// Calls `visit(path, text)` for every `suffix` file of $`variable`, in name order, and returns
-// the first error: the directory unlistable, a file unreadable or refused (only regular files
-// up to kLargestTableFile are read, table_file.h), or what `visit` returned. Returns ok without
-// a call when the variable is unset or empty.
+// Calls `visit(path, text)` for every `suffix` file of the `directory` setting, in name order,
+// and returns the first error: the directory unlistable, a file unreadable or refused (only
+// regular files up to kLargestTableFile are read, table_file.h), or what `visit` returned. Returns
+// ok without a call when the setting is empty.
 Status ForEachRuntimeTable(
     const TableLayers &layers,
     const std::function<Status(const std::string &path, const std::string &text)> &visit);

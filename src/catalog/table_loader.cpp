@@ -2,12 +2,14 @@
 // $PMAPI_EVENTS_DIR/*.tbl.
 #include "catalog/table_loader.h"
 
+#include "base/settings.h"
 #include "catalog/layered_tables.h"
 
 namespace pmapi {
 
 const TableLayers &EventTableLayers() {
-  static const TableLayers kLayers{kEmbeddedEventTables, "events/", kEventsDirVariable, ".tbl", ""};
+  static const TableLayers kLayers{kEmbeddedEventTables,  "events/", kEventsDirVariable,
+                                   &Settings::events_dir, ".tbl",    ""};
   return kLayers;
 }
 

@@ -11,8 +11,6 @@ namespace pmapi {
 
 struct TableLayers;
 
-constexpr const char *kEventsDirVariable = "PMAPI_EVENTS_DIR";
-
 // Where the event tables come from (the catalog cache key reads the run-time ones too).
 const TableLayers &EventTableLayers();
 

@@ -11,6 +11,7 @@
 
 #include "base/kernel.h"
 #include "base/perf_page_read.h"
+#include "base/settings.h"
 #include "base/timebase.h"
 #include "core/tracepoint_anchors.h"
 
@@ -80,8 +81,6 @@ Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool
   }
   return StatusFromErrno(err, what);
 }
-
-constexpr const char kNoUserSpaceReadVariable[] = "PMAPI_NO_USERSPACE_READ";
 
 // Events whose counter a page can expose: the hardware ones. Software events
 // and tracepoints never sit on a machine counter (their page index is 0).
@@ -183,8 +182,7 @@ int CounterGroup::OpenOnce(const Program &program, const GroupTarget &target, si
 
 void CounterGroup::MapPages(const Program &program, const GroupTarget &target) {
   if (!kUserSpaceReadBuilt) return;
-  const char *off = getenv(kNoUserSpaceReadVariable);
-  if (off && *off && *off != '0') return;
+  if (CurrentSettings().no_userspace_read) return;
   for (const ProgrammedEvent &event : program.events()) {
     if (!OnAMachineCounter(event.attr)) return;
   }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/kernel.h"
+#include "base/settings.h"
 #include "core/fork_counter.h"
 #include "core/registry.h"
 
@@ -14,10 +15,6 @@ namespace pmapi {
 namespace {
 
 constexpr const char kForkTracepoint[] = "sched:sched_process_fork";
-
-// Set (to anything) by a client that never reads ginfo.members and would
-// rather not have the kernel register a tracepoint for it (pmcount).
-constexpr const char kNoForkCounterVariable[] = "PMAPI_NO_FORK_COUNTER";
 
 // Adds `amount` to a running total of what the group's reads take off its kernel totals.
 void AddToSubtracted(const GroupReading &amount, size_t n, uint64_t *subtracted) {
@@ -34,7 +31,9 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
   // With the fork counter first; a kernel that refuses it (no tracefs
   // access) still counts the client's events, and members are counted here.
   perf_event_attr fork_attr;
-  if (program.inherit_to_new_threads() && !getenv(kNoForkCounterVariable) &&
+  // The setting is for a client that never reads ginfo.members and would rather not have the
+  // kernel register a tracepoint for it (pmcount, libpmapi-mpi).
+  if (program.inherit_to_new_threads() && !CurrentSettings().no_fork_counter &&
       ForkCounterAttr(&fork_attr)) {
     AnchorForkCounter(fork_attr);
     Status status = Context::Create(program.WithLibraryEvent(kForkTracepoint, fork_attr), roots,

@@ -29,9 +29,11 @@ struct MultiplexSpec;  // core/multiplexer.h
 
 class Program {
  public:
-  // Validates `prog` against the initialized catalog: thresholds, privilege
-  // levels, event ids per counter (COUNT_NOTHING skipped).
-  static Status FromAix(const pm_prog_t &prog, Program *out);
+  // A program of the AIX API, its ids already resolved at the API edge (src/api/aix_program):
+  // `mode` and `events_as_set` as the client set them (what pm_get_program* hands back),
+  // `events` with their attrs, the mode's privilege levels applied.
+  static Program FromResolvedAix(const pm_mode_t &mode, const int (&events_as_set)[MAX_COUNTERS],
+                                 std::vector<ProgrammedEvent> events);
 
   // A program of one event its caller already encoded (a front end other than the AIX API:
   // compat/netbsd), on counter 0, with no AIX mode. `attr` is opened as given, but for the

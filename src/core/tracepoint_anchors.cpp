@@ -9,11 +9,10 @@
 #include <new>
 
 #include "base/kernel.h"
+#include "base/settings.h"
 
 namespace pmapi {
 namespace {
-
-constexpr const char kNoAnchorsVariable[] = "PMAPI_NO_TRACEPOINT_ANCHORS";
 
 struct Anchor {
   uint64_t config = 0;  // the tracepoint's id
@@ -37,8 +36,7 @@ bool AnchoredLocked(uint64_t config) {
 
 void AnchorTracepoint(const perf_event_attr &attr) {
   if (attr.type != PERF_TYPE_TRACEPOINT) return;
-  const char *off = getenv(kNoAnchorsVariable);
-  if (off && *off && *off != '0') return;
+  if (CurrentSettings().no_tracepoint_anchors) return;
   std::lock_guard<std::mutex> lock(g_mutex);
   const int count = g_count.load(std::memory_order_relaxed);
   if (count >= kMaxTracepointAnchors || AnchoredLocked(attr.config)) return;

@@ -3,6 +3,7 @@
 // library never aborts the job: a rank that cannot count says why once and takes part in the
 // reduction marked not counted. No C++ exception leaves these functions.
 #include <mpi.h>
+#include <pmapi_settings.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,9 +32,11 @@ State &TheState() {
   return *state;
 }
 
-const char *Env(const char *name) {
-  const char *value = getenv(name);
-  return value ? value : "";
+// PMAPI_MPI_EVENTS and PMAPI_MPI_OUTPUT are libpmapi settings (include/pmapi_settings.h): the
+// environment's, read once, unless the program set them with pm_set_setting before MPI_Init.
+const char *Setting(const char *name) {
+  const char *value = "";
+  return pm_get_setting(name, &value) == 0 ? value : "";
 }
 
 void OnInit() {
@@ -42,7 +45,7 @@ void OnInit() {
   if (state.started) return;
   state.started = true;
   PMPI_Comm_rank(MPI_COMM_WORLD, &state.rank);
-  state.counters.Start(Env("PMAPI_MPI_EVENTS"));
+  state.counters.Start(Setting("PMAPI_MPI_EVENTS"));
   if (!state.counters.counting()) {
     fprintf(stderr, "pmapi-mpi: rank %d: %s; this rank's events are marked not counted\n",
             state.rank, state.counters.why().c_str());
@@ -85,7 +88,7 @@ void OnFinalize() {
   const std::string banner = FormatBanner(sets, "PMAPI-MPI");
   fputs(banner.c_str(), stdout);
   fflush(stdout);
-  const std::string path = Env("PMAPI_MPI_OUTPUT");
+  const std::string path = Setting("PMAPI_MPI_OUTPUT");
   if (path.empty()) return;
   const std::string text = EndsWith(path, ".csv") ? FormatCsv(sets) : FormatJson(sets, collectives);
   const std::string error = WriteAtomically(path, text);

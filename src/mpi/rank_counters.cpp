@@ -2,6 +2,7 @@
 
 #include <pmapi.h>
 #include <pmapi_select.h>
+#include <pmapi_settings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,11 +44,13 @@ std::string RankCounters::Program(const std::string &spec) {
   // The group's member count (ginfo.members) is never read here, and keeping it costs a
   // sched_process_fork tracepoint whose first enabling patches kernel text on every CPU
   // (tens of ms in a VM): spare it, as pmcount does (docs/counting.md). Set around this one
-  // call only, so that the program and its children see their environment unchanged.
-  const bool had_variable = getenv("PMAPI_NO_FORK_COUNTER") != nullptr;
-  if (!had_variable) setenv("PMAPI_NO_FORK_COUNTER", "1", 0);
+  // call only, so that the program's own pm_set_program* calls keep the setting it chose; the
+  // environment is never changed (docs/settings.md).
+  const char *fork_counter = "0";
+  pm_get_setting("PMAPI_NO_FORK_COUNTER", &fork_counter);
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   rc = pm_set_program_mygroup(&prog);
-  if (!had_variable) unsetenv("PMAPI_NO_FORK_COUNTER");
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", fork_counter);
   if (rc != 0) return PmError("pm_set_program_mygroup", rc);
   return "";
 }

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "base/settings.h"
 #include "catalog/table_loader.h"
 #include "catalog/table_parser.h"
 #include "fuzz_repeat.h"
@@ -121,13 +122,13 @@ void CheckLoader(uint8_t selector, const std::string &text) {
   }
   const size_t kind = selector % directories.dirs.size();
   const std::string &dir = directories.dirs[kind];
-  setenv(pmapi::kEventsDirVariable, dir.c_str(), 1);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, dir.c_str());
   std::vector<pmapi::TableRecord> records;
   timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
   pmapi::Status status = pmapi::LoadEventTables(&records);
   clock_gettime(CLOCK_MONOTONIC, &end);
-  unsetenv(pmapi::kEventsDirVariable);
+  pmapi::SetSetting(pmapi::kEventsDirVariable, "");
   // A blocked open of the FIFO may end in EINTR when libFuzzer's timeout alarm fires: that
   // is a hang all the same.
   if (end.tv_sec - start.tv_sec > 3) abort();

@@ -5,16 +5,39 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <string>
+#include <vector>
+
+extern char **environ;
+
+namespace {
+
+// This process's environment plus the variable that makes the child measure, built before the
+// fork: the child only execs, and the parent's own environment stays as it was.
+std::vector<char *> ChildEnvironment(std::string *marker) {
+  *marker = std::string(kColdChildVariable) + "=1";
+  std::vector<char *> envp;
+  for (char **variable = environ; variable && *variable; ++variable) envp.push_back(*variable);
+  envp.push_back(&(*marker)[0]);
+  envp.push_back(nullptr);
+  return envp;
+}
+
+}  // namespace
+
 std::vector<double> SampleColdInitialize(int runs) {
   std::vector<double> ns;
+  std::string marker;
+  std::vector<char *> envp = ChildEnvironment(&marker);
+  char name[] = "pmcost";
+  char *argv[] = {name, nullptr};
   for (int i = 0; i < runs; ++i) {
     int fds[2];
     if (pipe(fds) != 0) return {};
     pid_t child = fork();
     if (child == 0) {
       dup2(fds[1], 3);
-      setenv(kColdChildVariable, "1", 1);
-      execl("/proc/self/exe", "pmcost", static_cast<char *>(nullptr));
+      execve("/proc/self/exe", argv, envp.data());
       _exit(127);
     }
     close(fds[1]);

@@ -1,5 +1,6 @@
 #include "counting.h"
 
+#include <pmapi_settings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,8 +165,8 @@ int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *ou
   program.mode.w |= PM_COUNT;
   // pmcount never prints ginfo.members: spare the kernel the tracepoint that
   // counts them (registering and unregistering it costs more than `true` runs).
-  // Only this process sees the variable; the command was forked before.
-  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);
+  // A setting of this process alone: the command never sees it.
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   const int rc = pm_set_program_group(pid, pid, &program);
   if (rc == 0) out->reset(new CommandCounting(pid));
   return rc;
@@ -186,7 +187,7 @@ namespace pmcount {
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = prog;
   program.mode.w |= PM_COUNT;
-  setenv("PMAPI_NO_FORK_COUNTER", "1", 1);  // as CountCommand: no ginfo is printed
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   const int rc = pm_set_program_group_mx(pid, pid, &program);
   if (rc == 0) out->reset(new CommandCountingMx(pid, static_cast<size_t>(prog.nb_events_prog)));
   return rc;

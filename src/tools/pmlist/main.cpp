@@ -1,5 +1,6 @@
 // pmlist: what this machine can count through the AIX pmapi calls (docs/pmlist.1).
 #include <pmapi.h>
+#include <pmapi_settings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -29,7 +30,10 @@ int Main(int argc, char **argv) {
 
   // pmlist shows every tracepoint, not only those pm_initialize lists by default; listing them
   // all moves no id (docs/catalog.md, "Event ids"). A value the user set is kept.
-  setenv("PMAPI_LIST_TRACEPOINTS", "*", 0);
+  const char *listed = "";
+  if (pm_get_setting("PMAPI_LIST_TRACEPOINTS", &listed) == 0 && !*listed) {
+    pm_set_setting("PMAPI_LIST_TRACEPOINTS", "*");
+  }
   // The status filter is pm_initialize's own: the lists it returns are exactly what a pmapi
   // program may use under that filter.
   pm_info2_t info;
