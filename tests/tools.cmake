@@ -36,7 +36,7 @@ foreach(section exact exit signals system bad pmlist misc unprivileged binaries 
 endforeach()
 
 # pmcount -I's last interval, with the exit of the command hidden from pmcount until the next
-# tick (tools/late_reap.c): the race of issue 26, made to happen on every run. An LD_PRELOAD
+# interval (tools/late_reap.c): the race of issue 26, made to happen on every run. An LD_PRELOAD
 # shim cannot come before a sanitizer's runtime: not in those builds.
 if(NOT PMAPI_SANITIZE)
   add_library(pmcount_late_reap MODULE tools/late_reap.c)
