@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include <map>
@@ -72,6 +73,11 @@ std::string StatusWord(pm_status_t status) {
   if (status.b.verified) return "verified";
   if (status.b.caveat) return "caveat";
   return "unverified";
+}
+
+// Tracepoints carry their short name as long name: shown once.
+bool HasLongName(const pm_events2_t &event) {
+  return event.long_name[0] && strcmp(event.long_name, event.short_name) != 0;
 }
 
 bool IsNumber(const std::string &text) {
@@ -178,7 +184,7 @@ std::string Groups(const Options &options, const pm_info2_t &info, const pm_grou
       const std::string name = event ? event->short_name : std::to_string(group->events[c]);
       out += "  Counter " + std::to_string(c + 1) + ", event " + std::to_string(group->events[c]) +
              ": " + name;
-      if (event && event->long_name[0]) out += " (" + std::string(event->long_name) + ")";
+      if (event && HasLongName(*event)) out += " (" + std::string(event->long_name) + ")";
       out += "\n";
       member_list += (member_list.empty() ? "" : " ") + name;
     }
@@ -222,7 +228,7 @@ std::string Counters(const Options &options, const pm_info2_t &info, std::string
       found = true;
       out += "  Counter " + std::to_string(c + 1) + ", event " + std::to_string(event.event_id) +
              ": " + event.short_name;
-      if (event.long_name[0]) out += " (" + std::string(event.long_name) + ")";
+      if (HasLongName(event)) out += " (" + std::string(event.long_name) + ")";
       out += " [" + StatusWord(event.status) + "]\n";
       if (options.detailed && event.description[0]) {
         out += "      " + std::string(event.description) + "\n";
