@@ -309,7 +309,7 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   if (!options.output.empty() &&
       !out.Open(HpmcountOutputName(options.output, getenv("MP_CHILD"), getpid()), &error)) {
     fprintf(stderr, "hpmcount: %s\n", error.c_str());
-    return kUsage;
+    return kFailed;  // as pmcount: the command is not run
   }
   pmcount::BlockWaitedSignals();
   std::unique_ptr<pmcount::Counting> counting;
@@ -388,7 +388,7 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
   Destination out;
   if (!out.Open(options.output, &error)) {
     fprintf(stderr, "hpmstat: %s\n", error.c_str());
-    return kUsage;
+    return kFailed;
   }
   std::unique_ptr<pmcount::Counting> counting;
   int rc;

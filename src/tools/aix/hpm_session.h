@@ -28,11 +28,13 @@ struct Prepared {
 std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepared *prepared);
 
 // Runs the command, counts it, writes the report. Returns hpmcount's exit status: the
-// command's, or 126/127 when it cannot be run, 125 when counting failed, 2 for -o trouble.
+// command's, or 126/127 when it cannot be run, 125 when counting failed or the -o file cannot
+// be opened (the command is then not run).
 int RunHpmcount(const HpmOptions &options, const Prepared &prepared);
 
 // Counts the whole machine `count` times for `interval`. Returns hpmstat's exit status: 0, or
-// 125 when counting failed, 2 for -o trouble.
+// 125 when counting failed
+// or the -o file cannot be opened, 2 for a -@ workload partition.
 int RunHpmstat(const HpmOptions &options, const Prepared &prepared);
 
 }  // namespace aix
