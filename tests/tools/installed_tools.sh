@@ -547,7 +547,7 @@ binaries)
   # Every installed binary runs from the installed tree under a non-system prefix, with no
   # LD_LIBRARY_PATH, and finds the project's libraries in that tree: in the prefix as
   # installed, and in a copy elsewhere (a run path relative to $ORIGIN, not to the build).
-  expected=(cpuperf pmc pmcost pmcount pmlist pmsample)
+  expected=(cpuperf hpmcount hpmstat pmc pmcost pmcount pmcycles pmlist pmsample)
   installed=()
   for bin in "$prefix"/bin/*; do installed+=("$(basename "$bin")"); done
   check "bin/ holds exactly ${expected[*]} (got: ${installed[*]})" \
