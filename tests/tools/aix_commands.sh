@@ -114,6 +114,10 @@ hpmcount)
   check "multiplexed: Set 1 and Set 2" grep -qx " Set: 2" "$work/mx.out"
   check "multiplexed: a counting duration per set" \
     test "$(grep -Ec "^ Counting duration: [0-9.]+ seconds$" "$work/mx.out")" = 2
+  # -s 0, every set: the groups countable here, multiplexed (none of a PMU's on a VM).
+  "$bin/hpmcount" -s 0 "$workload" spin 200 >"$work/s0.out"
+  check "-s 0: pm_sw_basic among the sets" grep -qx " Group: pm_sw_basic" "$work/s0.out"
+  check "-s 0: no set the kernel cannot count" bash -c "! grep -q 'not counted' '$work/s0.out'"
   # Exit statuses: the command's, 126/127 when it cannot run, 2 for a bad command line.
   set +e
   "$bin/hpmcount" -g pm_sw_basic "$workload" exit 3 >/dev/null

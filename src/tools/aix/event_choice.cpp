@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog/group_catalog.h"
+
 namespace aix {
 namespace {
 
@@ -53,6 +55,19 @@ void Classify(const std::string &request, const pm_groups_info_t &groups, const 
     choice->events = events;
   }
   choice->source = source;
+}
+
+// -s 0, every set: the groups the kernel counts here (a VM without a PMU counts none of the
+// hardware ones, and one uncountable set would stop the multiplexed program).
+std::string KeepCountable(std::vector<std::string> *names) {
+  std::vector<std::string> kept;
+  for (const std::string &name : *names) {
+    const pmapi::ResolvedGroup *group = pmapi::GroupCatalog::Get().FindName(name);
+    if (group && group->status != pmapi::EventStatus::kUnverified) kept.push_back(name);
+  }
+  if (kept.empty()) return "-s 0: no group is countable here (pmlist -g -1 shows their status)";
+  *names = kept;
+  return "";
 }
 
 }  // namespace
@@ -146,6 +161,7 @@ std::string ChooseEvents(const HpmOptions &options, const pm_groups_info_t &grou
     // Linux has no event sets apart from the groups: a set number is a group number.
     error = ResolveGroups(options.sets, true, groups, &out.groups);
     out.source = "-s";
+    if (error.empty() && options.sets == "0") error = KeepCountable(&out.groups);
   } else if (!options.events.empty()) {
     out.events = options.events;
     out.source = "-e";
