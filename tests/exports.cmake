@@ -5,7 +5,7 @@
 add_executable(exports_check ${CMAKE_CURRENT_LIST_DIR}/exports/exports_check.cpp)
 target_include_directories(exports_check PRIVATE ${PROJECT_SOURCE_DIR}/include)
 # pmapi.h and the extension headers installed beside it, whose functions libpmapi.so exports.
-set(exported_headers pmapi.h pmapi_topology.h pmapi_metrics.h pmapi_catalog.h)
+set(exported_headers pmapi.h pmapi_topology.h pmapi_metrics.h pmapi_catalog.h pmapi_select.h)
 list(TRANSFORM exported_headers PREPEND ${PROJECT_SOURCE_DIR}/include/)
 string(REPLACE ";" ":" exported_headers "${exported_headers}")
 target_compile_definitions(exports_check PRIVATE

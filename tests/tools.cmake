@@ -2,7 +2,7 @@
 # run the way users run them against a workload with exactly known counts (tests/tools/).
 
 # One binary per tool: both have an options.h of their own.
-add_executable(pmcount_unit_test tools/pmcount_options_test.cpp tools/pmcount_event_spec_test.cpp
+add_executable(pmcount_unit_test tools/pmcount_options_test.cpp
                tools/pmcount_aggregation_test.cpp tools/pmcount_printer_test.cpp
                tools/tools_common_test.cpp tools/pmcount_multiplex_test.cpp
                tools/pmcount_final_interval_test.cpp)

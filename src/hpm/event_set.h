@@ -1,6 +1,6 @@
 // Which events libhpm counts: HPM_EVENT_SET, else a libHPMevents file in the
-// working directory, else the defaults; resolved through the public catalog
-// (pm_initialize) into one pm_prog_t for every thread's _mythread context.
+// working directory, else the defaults; resolved by pm_select_events
+// (pmapi_select.h) into one pm_prog_t for every thread's _mythread context.
 #pragma once
 
 #include <pmapi.h>

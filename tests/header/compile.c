@@ -9,8 +9,9 @@
 #include <sys/types.h>
 
 #include <pmapi.h>
-#include <pmapi.h>     /* the include guard must make a second include harmless */
-#include <pmapi_aix.h> /* the companion header: thread_self() */
+#include <pmapi.h>        /* the include guard must make a second include harmless */
+#include <pmapi_aix.h>    /* the companion header: thread_self() */
+#include <pmapi_select.h> /* an extension: event specs into programs */
 
 #include "static_checks.h"
 

@@ -3,6 +3,8 @@
 #include "rank_counters.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 namespace pmapi_mpi {
 namespace {
@@ -36,6 +38,21 @@ TEST(RankCounters, AGroupAmongEventsSaysGroupsCannotBeCombined) {
                                   "events; name the group alone or list its events (" +
                                   kMembers + ")");
   }
+}
+
+// The lists leave syscalls:sys_exit_* out by default; pm_select_events finds it by name, with
+// no PMAPI_LIST_TRACEPOINTS set around pm_initialize (issue 28).
+TEST(RankCounters, ATracepointTheListsLeaveOutCounts) {
+  ASSERT_EQ(getenv("PMAPI_LIST_TRACEPOINTS"), nullptr);
+  RankCounters counters;
+  counters.Start("syscalls:sys_exit_getppid");
+  EXPECT_TRUE(counters.counting()) << counters.why();
+  for (int i = 0; i < 10; ++i) getppid();
+  std::vector<long long> values;
+  ASSERT_TRUE(counters.Read(&values));
+  EXPECT_EQ(values, std::vector<long long>{10});
+  counters.Stop();
+  EXPECT_EQ(getenv("PMAPI_LIST_TRACEPOINTS"), nullptr);
 }
 
 TEST(RankCounters, AnUnknownNameIsStillNeither) {

@@ -72,7 +72,7 @@ final_interval)
   for run in 1 2 3; do
     n=$(random_n)
     LD_PRELOAD=$shim "$pmcount" -I 10 -j -e $ev -- "$workload" getppid "$n" 2>"$work/json"
-    check "run $run: every interval counted, the intervals add up to $n, as does the total" \
+    check "run $run: the last interval counted, the intervals add up to $n, as does the total" \
       python3 - "$work/json" $ev "$n" <<'PY'
 import json, sys
 path, event, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -80,8 +80,11 @@ objects = [json.loads(line) for line in open(path) if line.strip()]
 intervals = [o for o in objects if o.get("interval")]
 final = [o for o in objects if not o.get("interval")]
 cells = [c for o in intervals for c in o["counters"] if c["event"] == event]
-ok = (intervals and len(final) == 1 and all(c["state"] == "counted" for c in cells)
-      and sum(c["value"] for c in cells) == n
+# An interval in which the workload got no CPU (a loaded machine) is rightly "not counted";
+# the last one holds its exit, so it ran.
+counted = [c for c in cells if c["state"] == "counted"]
+ok = (intervals and len(final) == 1 and cells and cells[-1]["state"] == "counted"
+      and sum(c["value"] for c in counted) == n
       and [c["value"] for c in final[0]["counters"] if c["event"] == event] == [n])
 if not ok:
     print(open(path).read())

@@ -1,10 +1,9 @@
-// The helpers both tools share: number formatting, JSON escaping, name suggestions.
+// The helpers both tools share: number formatting, JSON escaping.
 #include <gtest/gtest.h>
 #include <math.h>
 #include <stdint.h>
 
 #include "json.h"
-#include "suggest.h"
 #include "text_format.h"
 
 namespace tools {
@@ -41,25 +40,6 @@ TEST(ToolsJson, EscapesEverythingThatWouldBreakAParser) {
   EXPECT_EQ(JsonNumber(1000.0), "1000");
   EXPECT_EQ(JsonNumber(0.5), "0.5");
   EXPECT_EQ(JsonNumber(uint64_t{18446744073709551615u}), "18446744073709551615");
-}
-
-TEST(ToolsSuggest, EditDistance) {
-  EXPECT_EQ(EditDistance("task-clock", "task-clock", 5), 0u);
-  EXPECT_EQ(EditDistance("task-clok", "task-clock", 5), 1u);
-  EXPECT_EQ(EditDistance("TASK-CLOCK", "task-clock", 5), 0u);  // case does not count
-  EXPECT_EQ(EditDistance("kitten", "sitting", 5), 3u);
-  EXPECT_GT(EditDistance("a", "abcdefgh", 2), 2u);  // gives up past the limit
-}
-
-TEST(ToolsSuggest, ClosestNamesOffersTyposThenContainingNames) {
-  const std::vector<std::string> names = {"task-clock", "cpu-clock", "page-faults",
-                                          "syscalls:sys_enter_getppid", "context-switches"};
-  EXPECT_EQ(ClosestNames("task-clok", names, 3), (std::vector<std::string>{"task-clock"}));
-  EXPECT_EQ(ClosestNames("getppid", names, 3),
-            (std::vector<std::string>{"syscalls:sys_enter_getppid"}));
-  EXPECT_TRUE(ClosestNames("zzzzzzzz", names, 3).empty());
-  EXPECT_TRUE(ClosestNames("", names, 3).empty());
-  EXPECT_EQ(ClosestNames("clock", names, 1).size(), 1u);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@
 #include "catalog/group_catalog.h"
 #include "command.h"
 #include "counting.h"
-#include "event_spec.h"
 #include "hpm_report.h"
 #include "multiplex_plan.h"
 #include "output_file.h"
@@ -269,13 +268,9 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
            std::to_string(pmcount::kMaxMultiplexSets) + " are multiplexed";
   }
   for (const pmcount::Options &request : requests) {
-    std::vector<pmcount::EventSpec> specs;
-    for (const std::string &list : request.event_lists) {
-      const std::string error = pmcount::ParseEventList(list, &specs);
-      if (!error.empty()) return error;
-    }
+    // pmcount's selection, and through it the library's pm_select_events.
     pmcount::Selection selection;
-    std::string error = pmcount::SelectEvents(request, specs, &selection);
+    std::string error = pmcount::SelectEvents(request, &selection);
     if (!error.empty()) return error;
     pmcount::Mode mode;
     error = pmcount::ChooseMode(request, selection, &mode, &out.notes);

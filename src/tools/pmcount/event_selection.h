@@ -1,6 +1,6 @@
-// Which events to count: -e names looked up in the catalog (with "did you mean" for typos),
-// a -g group, or the default set for this machine; and the derived metrics that come with
-// them from the group definitions.
+// Which events to count: the -e lists or the -g group, or the default set for this machine,
+// as the library's pm_select_events chooses them (include/pmapi_select.h); and the derived
+// metrics that come with them from the group definitions.
 #pragma once
 
 #include <string>
@@ -8,7 +8,6 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "event_spec.h"
 #include "options.h"
 
 namespace pmcount {
@@ -18,6 +17,7 @@ struct SelectedEvent {
   const pmapi::CatalogEvent *entry = nullptr;  // the catalog's event
   bool has_mode = false;                       // the spec's own :u/:k
   bool user = false, kernel = false;
+  std::string not_countable;  // why the catalog knows it cannot count here, or ""
 };
 
 struct MetricDef {
@@ -36,14 +36,7 @@ struct Selection {
   std::vector<std::string> notes;
 };
 
-// Needs pm_initialize done. A name the catalog lacks (a libpfm4 string with attributes, a
-// tracepoint made since it was built) is added to it (pm_catalog_add_event). Returns "" or the
-// error to print as a usage error.
-std::string SelectEvents(const Options &options, const std::vector<EventSpec> &specs,
-                         Selection *selection);
-
-// Whether `entry` can be programmed here, and if not why, in a few words ("no hardware PMU
-// for it"), from the status and the catalog's description.
-bool Countable(const pmapi::CatalogEvent &entry, std::string *reason);
+// Needs pm_initialize done. Returns "" or the error to print as a usage error.
+std::string SelectEvents(const Options &options, Selection *selection);
 
 }  // namespace pmcount

@@ -14,7 +14,6 @@
 
 #include "cpu_places.h"
 #include "event_selection.h"
-#include "event_spec.h"
 #include "merge.h"
 #include "mode.h"
 #include "multiplex_plan.h"
@@ -78,16 +77,9 @@ std::string SelectSets(const Options &options, Setup *setup) {
     Options alone = options;
     alone.event_lists.clear();
     alone.group.clear();
-    std::vector<EventSpec> specs;
-    if (argument.is_group) {
-      alone.group = argument.text;
-    } else {
-      alone.event_lists.push_back(argument.text);
-      std::string error = ParseEventList(argument.text, &specs);
-      if (!error.empty()) return error;
-    }
+    (argument.is_group ? alone.group : alone.event_lists.emplace_back()) = argument.text;
     Selection selection;
-    std::string error = SelectEvents(alone, specs, &selection);
+    std::string error = SelectEvents(alone, &selection);
     if (!error.empty()) return "event set " + std::to_string(k) + ": " + error;
     setup->sets.push_back(std::move(selection));
   }
@@ -112,11 +104,6 @@ int Main(int argc, char **argv) {
     printf("pmcount (libpmapi) %s\n", PMCOUNT_VERSION);
     return 0;
   }
-  std::vector<EventSpec> specs;
-  for (const std::string &list : options.event_lists) {
-    error = ParseEventList(list, &specs);
-    if (!error.empty()) return UsageError(error);
-  }
 
   pm_info2_t info;
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
@@ -127,7 +114,7 @@ int Main(int argc, char **argv) {
   if (options.multiplex_ms > 0) {
     error = SelectSets(options, &setup);
   } else {
-    error = SelectEvents(options, specs, &setup.selection);
+    error = SelectEvents(options, &setup.selection);
   }
   if (!error.empty()) return UsageError(error);
   Report report;

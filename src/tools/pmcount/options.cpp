@@ -381,7 +381,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 std::string UsageText() {
   return R"(Usage: pmcount [options] [--] command [args...]
        pmcount -a [-C cpus] [options] [-- command [args...] | -t seconds]
-       pmcount --merge FILE.csv...   the summary across MPI ranks (docs/mpi.md)
+       pmcount --merge FILE.csv...   the summary across MPI ranks
 
 Counts hardware and software events, through the AIX pmapi calls, for a command and
 everything it starts (not pmcount itself), or for the whole machine with -a.
@@ -393,9 +393,9 @@ Events:
                           or the catalog ids pmlist prints; a :u or :k suffix selects the mode. At most 8 events (one pmapi
                           program). Repeat -e to add more. `pmlist` lists them all.
   -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
-                          Default: cycles, instructions and branches when the machine has a
-                          hardware PMU, otherwise task-clock, context-switches,
-                          cpu-migrations and page-faults.
+                          Default: task-clock, context-switches, cpu-migrations and
+                          page-faults, plus cycles, instructions, branches and branch-misses
+                          when the machine has a hardware PMU.
   -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64);
                           the sets count in turn, MS milliseconds each, and each event's
                           estimate (count x total time / the set's time) is printed with the
@@ -431,6 +431,7 @@ be written afterwards (a message says so); 127 if the command was not found, 126
 not be run; 2 for a usage error; 125 when counting failed or the -o file cannot be opened
 (the command is not run).
 SIGINT, SIGTERM and SIGHUP are passed to the command, and the counts so far are printed.
+More in pmcount(1), )" PMAPI_DOC_DIR R"(/tools.md and, for MPI runs, mpi.md.
 )";
 }
 

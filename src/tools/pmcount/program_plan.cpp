@@ -56,14 +56,15 @@ Plan MakePlan(const Selection &selection, const Mode &mode) {
   bool all = true;
   for (size_t e = 0; e < selection.events.size(); ++e) {
     plan.ids.push_back(selection.events[e].entry->id);
-    if (!Countable(*selection.events[e].entry, &plan.reasons[e])) all = false;
+    plan.reasons[e] = selection.events[e].not_countable;
+    if (!plan.reasons[e].empty()) all = false;
   }
   Assign(&plan);
   if (selection.group && all) {
     // The group as such proves pmapi's is_group path; the library puts member i on counter
     // i, exactly where Assign put it.
     for (int &event : plan.prog.events) event = COUNT_NOTHING;
-    plan.prog.events[0] = selection.group->record.id;
+    plan.prog.events[0] = selection.group->id;
     plan.prog.mode.b.is_group = 1;
   }
   return plan;

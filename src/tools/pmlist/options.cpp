@@ -228,9 +228,10 @@ long forms --status LIST and --groups [PATTERN] always do.
 
 Ids are what pmapi programs (and pmcount -e) take: an event's id is its index in
 pm_initialize's lists. The curated table events come first and keep their ids on every
-machine; the ids of the others depend on the machine (docs/catalog.md). pmlist lists every
-tracepoint; pm_initialize lists a default set plus those PMAPI_LIST_TRACEPOINTS selects by
-pattern, and counts any of them by name. See pmcount(1) to count them.
+machine; the ids of the others depend on the machine. pmlist lists every tracepoint;
+pm_initialize lists a default set plus those PMAPI_LIST_TRACEPOINTS selects by pattern, and
+counts any of them by name. See pmcount(1) to count them, and
+)" PMAPI_DOC_DIR R"(/catalog.md.
 )";
 }
 

@@ -22,8 +22,11 @@ zx_status_t Controller::Open(std::unique_ptr<Controller> *out) {
 Controller::Controller(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
 
 Controller::~Controller() {
+  // A controller inherited across fork is the parent's: its engine lets go of this process's
+  // copies only, and the device this process may have claimed since is not its to release.
+  const bool inherited = engine_->Inherited();
   engine_.reset();  // terminates
-  ReleaseDevice();
+  if (!inherited) ReleaseDevice();
 }
 
 perfmon_properties_t Controller::GetProperties() const { return engine_->GetProperties(); }

@@ -1,7 +1,10 @@
 // The C front end: the cpuperf driver's calls on a handle. One handle can be open at a time
 // (the device is shared with the C++ Controller); a handle number is never reused, so a stale
-// one gets ZX_ERR_BAD_HANDLE, not someone else's trace. No exception leaves these functions.
+// one gets ZX_ERR_BAD_HANDLE, not someone else's trace. A fork child holds none of its parent's
+// handles: there the parent's gets ZX_ERR_BAD_HANDLE too. No exception leaves these functions.
 #include "lib/perfmon/cpuperf.h"
+
+#include <pthread.h>
 
 #include <mutex>
 #include <new>
@@ -15,6 +18,23 @@ perfmon::Engine *g_engine = nullptr;
 cpuperf_handle_t g_handle = 0;
 cpuperf_handle_t g_next_handle = 1;
 thread_local std::string t_last_error;
+
+// Fork: the lock is taken around it, so that the child never inherits it held by a thread it
+// does not have; the child then drops the parent's engine without touching the events it
+// shares with the parent, and the parent's handle number is unknown in the child.
+void LockBeforeFork() { g_mutex.lock(); }
+void UnlockInParent() { g_mutex.unlock(); }
+void ForgetParentsHandleInChild() {
+  if (g_engine) {
+    g_engine->AbandonInChild();
+    delete g_engine;
+  }
+  g_engine = nullptr;
+  g_handle = 0;
+  g_mutex.unlock();
+}
+const bool g_fork_handlers =
+    pthread_atfork(&LockBeforeFork, &UnlockInParent, &ForgetParentsHandleInChild) == 0;
 
 // Runs `call` on the engine of `handle` (the handle stays valid meanwhile: calls on one handle
 // are serialized with close).
@@ -36,6 +56,7 @@ zx_status_t OnHandle(cpuperf_handle_t handle, Call &&call) {
 extern "C" {
 
 zx_status_t cpuperf_open(cpuperf_handle_t *handle) {
+  (void)g_fork_handlers;
   if (!handle) return ZX_ERR_INVALID_ARGS;
   try {
     std::lock_guard<std::mutex> lock(g_mutex);

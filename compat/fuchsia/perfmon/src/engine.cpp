@@ -8,16 +8,46 @@
 namespace perfmon {
 namespace {
 
-std::atomic<bool> g_device_open{false};
+// 0 when no controller is open, else 1 + the fork generation that opened it: a child finds
+// the device free although its parent holds it (the parent's controller is not the child's).
+std::atomic<uint64_t> g_device_owner{0};
+
+constexpr const char kInherited[] =
+    "this controller was opened before fork, by the parent process: a child holds none of its "
+    "parent's traces (open a controller of its own)";
 
 }  // namespace
 
 bool ClaimDevice() {
-  bool expected = false;
-  return g_device_open.compare_exchange_strong(expected, true);
+  const uint64_t mine = ForkGeneration() + 1;
+  uint64_t seen = g_device_owner.load();
+  while (seen != mine) {
+    if (g_device_owner.compare_exchange_weak(seen, mine)) return true;
+  }
+  return false;
 }
 
-void ReleaseDevice() { g_device_open.store(false); }
+void ReleaseDevice() {
+  uint64_t mine = ForkGeneration() + 1;
+  g_device_owner.compare_exchange_strong(mine, 0);  // a parent's claim is not this process's
+}
+
+Engine::~Engine() {
+  if (Inherited()) {
+    AbandonInChild();
+  } else {
+    Terminate();
+  }
+}
+
+void Engine::AbandonInChild() {
+  if (session_) session_->AbandonInChild();
+  session_.reset();
+  buffers_.clear();  // this process's copies of the memfds and their mappings
+  mappings_.clear();
+  initialized_ = false;
+  staged_ = false;
+}
 
 zx_status_t Engine::Fail(zx_status_t status, const std::string &why) const {
   last_error_ = why;
@@ -27,6 +57,7 @@ zx_status_t Engine::Fail(zx_status_t status, const std::string &why) const {
 perfmon_properties_t Engine::GetProperties() const { return MachineProperties(); }
 
 zx_status_t Engine::Initialize(const perfmon_allocation_t &allocation) {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (initialized_) return Fail(ZX_ERR_BAD_STATE, "a trace is already initialized");
   size_t cpus = OnlineCpus().size();
@@ -62,6 +93,7 @@ void Engine::StopLocked() {
 }
 
 void Engine::Terminate() {
+  if (Inherited()) return;
   std::lock_guard<std::mutex> lock(mutex_);
   StopLocked();
   buffers_.clear();
@@ -73,6 +105,7 @@ void Engine::Terminate() {
 }
 
 zx_status_t Engine::GetAllocation(perfmon_allocation_t *allocation) const {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
   *allocation = allocation_;
@@ -80,6 +113,7 @@ zx_status_t Engine::GetAllocation(perfmon_allocation_t *allocation) const {
 }
 
 zx_status_t Engine::StageConfig(const perfmon_config_t &config) {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
   if (session_) return Fail(ZX_ERR_BAD_STATE, "the trace is running: Stop first");
@@ -94,6 +128,7 @@ zx_status_t Engine::StageConfig(const perfmon_config_t &config) {
 }
 
 zx_status_t Engine::GetConfig(perfmon_config_t *config) const {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_ || !staged_) return Fail(ZX_ERR_BAD_STATE, "no config is staged");
   *config = config_;
@@ -101,6 +136,7 @@ zx_status_t Engine::GetConfig(perfmon_config_t *config) const {
 }
 
 zx_status_t Engine::GetBufferHandle(uint32_t descriptor, int *fd) const {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
   if (descriptor >= buffers_.size()) {
@@ -114,6 +150,7 @@ zx_status_t Engine::GetBufferHandle(uint32_t descriptor, int *fd) const {
 }
 
 zx_status_t Engine::Start() {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
   if (session_) return Fail(ZX_ERR_BAD_STATE, "the trace is already running");
@@ -135,11 +172,13 @@ zx_status_t Engine::Start() {
 }
 
 void Engine::Stop() {
+  if (Inherited()) return;
   std::lock_guard<std::mutex> lock(mutex_);
   StopLocked();
 }
 
 zx_status_t Engine::SetTarget(const perfmon_target_t &target) {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (session_) return Fail(ZX_ERR_BAD_STATE, "the trace is running: Stop first");
   if (target.pid < 0) return Fail(ZX_ERR_INVALID_ARGS, "the target pid is negative");
@@ -148,6 +187,7 @@ zx_status_t Engine::SetTarget(const perfmon_target_t &target) {
 }
 
 zx_status_t Engine::GetMappings(std::vector<perfmon_mapping_t> *mappings) const {
+  if (Inherited()) return ZX_ERR_BAD_HANDLE;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) return Fail(ZX_ERR_BAD_STATE, "no trace is initialized");
   *mappings = mappings_;
@@ -155,6 +195,7 @@ zx_status_t Engine::GetMappings(std::vector<perfmon_mapping_t> *mappings) const 
 }
 
 std::string Engine::last_error() const {
+  if (Inherited()) return kInherited;
   std::lock_guard<std::mutex> lock(mutex_);
   return last_error_;
 }

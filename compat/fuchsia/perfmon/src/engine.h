@@ -7,16 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "fork_generation.h"
 #include "lib/perfmon/types.h"
 #include "session.h"
 #include "trace_buffer.h"
 
 namespace perfmon {
 
+// In a fork child an engine made before the fork is its parent's: every call fails with
+// ZX_ERR_BAD_HANDLE (the void ones do nothing), touches no descriptor the two processes share,
+// and takes no lock (a thread that no longer exists may have held it at the fork).
 class Engine {
  public:
   Engine() = default;
-  ~Engine() { Terminate(); }
+  ~Engine();
 
   perfmon_properties_t GetProperties() const;
   zx_status_t Initialize(const perfmon_allocation_t &allocation);
@@ -31,10 +35,17 @@ class Engine {
   zx_status_t GetMappings(std::vector<perfmon_mapping_t> *mappings) const;
   std::string last_error() const;
 
+  // Made before a fork, in the parent: this process holds none of it.
+  bool Inherited() const { return generation_ != ForkGeneration(); }
+  // In the child: closes this process's copies of the descriptors, without disabling the
+  // events they share with the parent; the engine is empty then. Single-threaded, no lock.
+  void AbandonInChild();
+
  private:
   zx_status_t Fail(zx_status_t status, const std::string &why) const;
   void StopLocked();
 
+  const uint64_t generation_ = ForkGeneration();
   mutable std::mutex mutex_;
   mutable std::string last_error_;
   bool initialized_ = false;

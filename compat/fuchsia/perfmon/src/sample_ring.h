@@ -19,6 +19,9 @@ class SampleRing {
   // Maps 1 + data_pages pages of `fd` (data_pages a power of two). Returns 0 or -errno.
   int Map(int fd, size_t data_pages);
   void Unmap();
+  // After fork, in the child: the kernel did not copy the mapping, so there is nothing to unmap
+  // (and the address may be someone else's by now).
+  void Forget() { page_ = nullptr; }
   bool mapped() const { return page_ != nullptr; }
 
   // Calls on_record(const perf_event_header *) for every record the kernel has written.

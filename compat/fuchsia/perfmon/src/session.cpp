@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -51,13 +52,36 @@ zx_status_t StatusForOpenErrno(int err) {
 std::string Describe(perfmon_event_id_t event, int cpu, const char *what, int err) {
   std::string name;
   EventName(event, &name);
-  std::string text = name + " on CPU " + std::to_string(cpu) + ": " + what + ": " + strerror(err);
-  if ((err == EACCES || err == EPERM) && strcmp(what, "perf_event_open") == 0) {
-    text +=
-        " (tracing the whole machine needs root or CAP_PERFMON; a target process of your own"
-        " does not)";
+  return name + " on CPU " + std::to_string(cpu) + ": " + what + ": " + strerror(err);
+}
+
+// kernel.perf_event_paranoid, or -1 if it cannot be read.
+int Paranoia() {
+  FILE *file = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+  int level = -1;
+  if (file) {
+    if (fscanf(file, "%d", &level) != 1) level = -1;
+    fclose(file);
   }
-  return text;
+  return level;
+}
+
+// Why the kernel refused an open with EACCES or EPERM, as far as the attributes tell.
+std::string WhyDenied(const perf_event_attr &attr, pid_t pid) {
+  if (pid <= 0) {
+    return " (tracing the whole machine needs root or CAP_PERFMON; a target process of your "
+           "own does not)";
+  }
+  const int level = Paranoia();
+  if (!attr.exclude_kernel && (level < 0 || level >= 2)) {
+    const std::string here = level >= 0 ? ", as it is here (" + std::to_string(level) + ")" : "";
+    return " (counting kernel mode needs root or CAP_PERFMON when kernel.perf_event_paranoid is "
+           "2 or more" +
+           here +
+           "; an event with neither the os nor the user flag counts both modes: add the user "
+           "flag to count user mode only, e.g. cpuperf -e GROUP:NAME/user)";
+  }
+  return " (a target process must be your own, or you need root or CAP_PERFMON)";
 }
 
 uint64_t MonotonicNow() {
@@ -205,6 +229,7 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
     if (leader) group_inherits = attr.inherit;
     if (fd < 0) {
       *why = Describe(slot.event, cpu->cpu, "perf_event_open", -fd);
+      if (fd == -EACCES || fd == -EPERM) *why += WhyDenied(attr, pid);
       return StatusForOpenErrno(-fd);
     }
     cpu->fds[i] = fd;
@@ -259,7 +284,16 @@ zx_status_t Session::Start(std::string *why) {
       }
     }
   }
-  if (sampling_) drainer_ = std::thread([this] { DrainLoop(); });
+  if (sampling_) {
+    // Made here, owned by the session: the drain thread allocates nothing of its own, which a
+    // fork child (without that thread) could neither free nor account for.
+    poll_fds_.clear();
+    poll_fds_.push_back({wake_fd_, POLLIN, 0});
+    for (auto &cpu : cpus_) {
+      if (cpu->ring_fd >= 0) poll_fds_.push_back({cpu->ring_fd, POLLIN, 0});
+    }
+    drainer_ = std::thread([this] { DrainLoop(); });
+  }
   started_ = true;
   return ZX_OK;
 }
@@ -282,11 +316,7 @@ void Session::DrainAll() {
 }
 
 void Session::DrainLoop() {
-  std::vector<pollfd> fds;
-  fds.push_back({wake_fd_, POLLIN, 0});
-  for (auto &cpu : cpus_) {
-    if (cpu->ring_fd >= 0) fds.push_back({cpu->ring_fd, POLLIN, 0});
-  }
+  std::vector<pollfd> &fds = poll_fds_;
   for (;;) {
     int ready = poll(fds.data(), fds.size(), 100);
     if (ready > 0 && (fds[0].revents & POLLIN)) return;  // Stop drains the rest itself
@@ -325,6 +355,24 @@ std::vector<perfmon_mapping_t> Session::TakeMappings() {
     cpu->mappings.clear();
   }
   return all;
+}
+
+void Session::AbandonInChild() {
+  for (auto &cpu : cpus_) {
+    cpu->ring.Forget();
+    // Directly, not through the kernel seam: a test's double belongs to the parent's view.
+    for (int &fd : cpu->fds) {
+      if (fd >= 0) close(fd);
+      fd = -1;
+    }
+    cpu->ring_fd = -1;
+  }
+  if (wake_fd_ >= 0) close(wake_fd_);
+  wake_fd_ = -1;
+  // The drain thread was the parent's: the child has none to join. Its std::thread is reset in
+  // place, without a destructor that would end the process for a joinable thread.
+  new (&drainer_) std::thread();
+  stopped_ = true;
 }
 
 void Session::WriteFinalRecords(Cpu *cpu) {

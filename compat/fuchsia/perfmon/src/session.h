@@ -3,6 +3,8 @@
 // closes every descriptor and mapping it made.
 #pragma once
 
+#include <poll.h>
+
 #include <memory>
 #include <string>
 #include <thread>
@@ -32,6 +34,11 @@ class Session {
   void Stop();
   // The executable mappings seen (when an event collects PCs); call after Stop.
   std::vector<perfmon_mapping_t> TakeMappings();
+  // In a fork child, for a session of the parent's: closes this process's copies of the event
+  // descriptors without disabling the events (the parent's), forgets the rings (never mapped
+  // in the child) and the drain thread (not running in the child). Destroying it does nothing
+  // more then.
+  void AbandonInChild();
 
  private:
   struct Cpu {
@@ -56,7 +63,8 @@ class Session {
   std::vector<std::unique_ptr<Cpu>> cpus_;
   bool wait_for_exec_ = false;
   bool sampling_ = false;
-  int wake_fd_ = -1;  // eventfd: tells the drain thread to finish
+  int wake_fd_ = -1;              // eventfd: tells the drain thread to finish
+  std::vector<pollfd> poll_fds_;  // the drain thread's: the wake eventfd, then each ring
   std::thread drainer_;
   bool started_ = false;
   bool stopped_ = false;

@@ -177,12 +177,57 @@ TEST_F(Tool, AnUnprivilegedUserTracesTheirCommandButNotTheMachine) {
   EXPECT_EQ(Slurp(dir_ + "/own.out").find("buffer full"), std::string::npos);
   status = system(
       (as_nobody + "-e linux:task-clock --duration=0.01 >" + dir_ + "/machine.out 2>&1").c_str());
-  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(WEXITSTATUS(status), 125);
   std::string machine = Slurp(dir_ + "/machine.out");
   EXPECT_NE(machine.find("Start: ZX_ERR_ACCESS_DENIED: linux:task-clock on CPU 0"),
             std::string::npos)
       << machine;
   EXPECT_NE(machine.find("root or CAP_PERFMON"), std::string::npos) << machine;
+}
+
+TEST_F(Tool, AnUnprivilegedUserIsToldTheRealReasonForARefusal) {
+  if (geteuid() != 0 || system("setpriv --version >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "needs root to drop to nobody, and setpriv";
+  }
+  ASSERT_EQ(chmod(dir_.c_str(), 0777), 0);
+  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups " +
+                                std::string(CPUPERF_PATH) + " --output-prefix=" + dir_ + "/nobody ";
+  // Their own command, both modes (no flag): it is kernel mode that needs privilege here.
+  FILE *file = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+  int paranoid = -1;
+  if (file) {
+    if (fscanf(file, "%d", &paranoid) != 1) paranoid = -1;
+    fclose(file);
+  }
+  if (paranoid >= 2) {
+    int status =
+        system((as_nobody + "-e linux:task-clock -- true >" + dir_ + "/own.out 2>&1").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 125);
+    std::string own = Slurp(dir_ + "/own.out");
+    EXPECT_NE(own.find("counting kernel mode needs root or CAP_PERFMON when "
+                       "kernel.perf_event_paranoid is 2 or more, as it is here ("),
+              std::string::npos)
+        << own;
+    EXPECT_NE(own.find("add the user flag to count user mode only, e.g. cpuperf -e "
+                       "GROUP:NAME/user"),
+              std::string::npos)
+        << own;
+    EXPECT_EQ(own.find("whole machine"), std::string::npos) << own;
+  }
+  // A tracepoint while tracefs is root's: said so, not "no such event".
+  if (system("setpriv --reuid=65534 --regid=65534 --clear-groups test -r "
+             "/sys/kernel/tracing/events -a -x /sys/kernel/tracing/events") != 0) {
+    int status =
+        system((as_nobody + "-e " + kGetppid + " -- true >" + dir_ + "/tp.out 2>&1").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    std::string tp = Slurp(dir_ + "/tp.out");
+    EXPECT_NE(tp.find("events[0].event_name: tracepoint:syscalls:sys_enter_getppid: tracepoints "
+                      "cannot be seen by this user: tracefs (/sys/kernel/tracing) is readable by "
+                      "root only here"),
+              std::string::npos)
+        << tp;
+    EXPECT_EQ(tp.find("has no event"), std::string::npos) << tp;
+  }
 }
 
 TEST_F(Tool, WritesAPprofProfileThatGoToolPprofReads) {
@@ -206,7 +251,7 @@ TEST_F(Tool, WritesAPprofProfileThatGoToolPprofReads) {
               text.find("1000   100%   100%       1000   100%  call_getppid") != std::string::npos)
       << text;
   Result no_pcs = Run("--pprof=" + profile + " -e " + std::string(kGetppid) + Workload(1));
-  EXPECT_EQ(no_pcs.status, 1);
+  EXPECT_EQ(no_pcs.status, 2);
   EXPECT_NE(no_pcs.err.find("--pprof: profiles PC records"), std::string::npos) << no_pcs.err;
 }
 
@@ -244,6 +289,19 @@ TEST_F(Tool, BadSpecsNameTheirField) {
       {R"({"output_path_prefix": 7})", "output_path_prefix: must be a string"},
       {R"({"durashun": 1})", "durashun: not a field of a session spec"},
       {"{\n\"events\": [\n}", "line 3: not a JSON value"},
+      // JSON has no NaN, no Infinity and no hex: each is refused with the field's range.
+      {R"({"num_iterations": nan})",
+       "num_iterations: must be an integer from 1 to 1000000 (nan is not a number in JSON"},
+      {R"({"num_iterations": NaN})", "num_iterations: must be an integer from 1 to 1000000"},
+      {R"({"buffer_size_in_mb": nan})", "buffer_size_in_mb: must be an integer from 1 to 256"},
+      {R"({"buffer_size_in_mb": 0x10})",
+       "buffer_size_in_mb: must be an integer from 1 to 256 (0x10 is not a number in JSON"},
+      {R"({"duration": infinity})",
+       "duration: must be a number of seconds above 0 (at most a day) (infinity is not"},
+      {R"({"duration": -Infinity})", "duration: must be a number of seconds above 0"},
+      {R"({"num_iterations": +2})", "num_iterations: must be an integer from 1 to 1000000"},
+      {R"({"events": [{"group_name": "linux", "event_name": "task-clock", "rate": nan}]})",
+       "events[0].rate: must be an integer from 0 to 4294967295 (nan is not"},
       {"[]", "the spec: must be a JSON object"},
       {R"({"events": [{"group_name": "linux", "event_name": "task-clock", "rate": 10,
                        "flags": ["timebase"]},
@@ -253,12 +311,12 @@ TEST_F(Tool, BadSpecsNameTheirField) {
   };
   for (const Case &c : cases) {
     Result r = Run("--spec-file=" + WriteSpec(c.spec) + " -- true");
-    EXPECT_EQ(r.status, 1) << c.spec;
+    EXPECT_EQ(r.status, 2) << c.spec;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.spec << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("cpuperf: ", 0), 0u) << r.err;
   }
   Result missing = Run("--spec-file=" + dir_ + "/nothing.cpspec");
-  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("nothing.cpspec: cannot read"), std::string::npos);
 }
 
@@ -277,7 +335,7 @@ TEST_F(Tool, BadOptionsSayWhich) {
   };
   for (const Case &c : cases) {
     Result r = Run(std::string(c.args) + " -- true");
-    EXPECT_EQ(r.status, 1) << c.args;
+    EXPECT_EQ(r.status, 2) << c.args;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
   }
 }

@@ -1,7 +1,9 @@
 /* Makes exactly argv[1] getppid system calls, each through one instruction of one function, so
  * that a test knows every sample's PC: the address after that instruction, which it prints
- * (as 0x...) first when argv[2] is "--print-pc". libc cannot cache the calls. */
+ * (as 0x...) first when argv[2] is "--print-pc". libc cannot cache the calls. With
+ * "--stop-at K" it stops itself (SIGSTOP) after K calls, so that a test can act mid-run. */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,10 @@ int main(int argc, char **argv) {
     printf("%p\n", (const void *)getppid_after);
     fflush(stdout);
   }
-  for (long i = 0; i < n; ++i) call_getppid();
+  long stop_at = argc > 3 && strcmp(argv[2], "--stop-at") == 0 ? strtol(argv[3], NULL, 10) : -1;
+  for (long i = 0; i < n; ++i) {
+    if (i == stop_at) raise(SIGSTOP);
+    call_getppid();
+  }
   return 0;
 }

@@ -23,8 +23,10 @@
 #ifdef CPUPERF_HAS_PPROF
 #include "pprof_output.h"
 #endif
+#include "output_file.h"
 #include "session_spec.h"
 #include "trace_outputs.h"
+#include "traced_command.h"
 
 namespace cpuperf {
 namespace {
@@ -49,7 +51,7 @@ void Usage(FILE *out) {
       "  --buffer-size-mb=N      buffer per CPU (default 16; 4 KiB when only counting)\n"
       "  --duration=SECONDS      how long to trace the machine (no command; default 10)\n"
       "  --iterations=N          runs (default 1)\n"
-      "  --output-prefix=PATH    buffers go to PATH.<iteration>.<cpu>.cpuperf (/tmp/cpuperf)\n"
+      "  --output-prefix=PATH    buffers go to PATH.<iteration>.<cpu>.cpuperf (./cpuperf)\n"
       "  --session-result=PATH   the session result spec (default PREFIX.cpsession)\n"
       "  --dump                  print every record instead of the tallies\n"
       "  --perfetto=FILE         write a Chrome JSON trace (counter tracks per event and CPU)\n"
@@ -60,9 +62,19 @@ void Usage(FILE *out) {
       "  --help\n");
 }
 
+// As every tool of the project (docs/tools.md): 2 for what the user wrote wrong, 125 when
+// cpuperf itself fails, so that neither is taken for the command's own status.
+constexpr int kUsage = 2;
+constexpr int kFailed = 125;
+
+int UsageError(const std::string &message) {
+  fprintf(stderr, "cpuperf: %s\nTry 'cpuperf --help' for more information.\n", message.c_str());
+  return kUsage;
+}
+
 int Fail(const std::string &message) {
   fprintf(stderr, "cpuperf: %s\n", message.c_str());
-  return 1;
+  return kFailed;
 }
 
 int ListEvents() {
@@ -95,7 +107,7 @@ int DescribeEvent(const std::string &text) {
   perfmon_event_id_t id = 0;
   zx_status_t status = perfmon_lookup_event(nullptr, text.c_str(), &id);
   if (status != ZX_OK)
-    return Fail("no event " + text + " here (" + perfmon_status_name(status) + ")");
+    return UsageError("no event " + text + " here (" + perfmon_status_name(status) + ")");
   printf("%s: id 0x%04x (group %u, event %u)\n", text.c_str(), id, PERFMON_EVENT_ID_GROUP(id),
          PERFMON_EVENT_ID_EVENT(id));
   return 0;
@@ -229,6 +241,9 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
     spec.session_result_spec_path = spec.output_path_prefix + ".cpsession";
   }
   if (!options->pprof_path.empty()) {
+#ifndef CPUPERF_HAS_PPROF
+    return "--pprof: this cpuperf was built without compat/fuchsia/common";
+#endif
     bool pcs = false;
     for (const EventSpec &event : spec.events) pcs = pcs || (event.flags & PERFMON_FLAG_COLLECT_PC);
     if (!pcs) return "--pprof: profiles PC records, and no event collects them (add /pc)";
@@ -236,50 +251,30 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
   return ResolveEvents(&spec);
 }
 
-// Forks the command held before exec; Go() lets it exec, Wait() reaps it.
-class Command {
- public:
-  explicit Command(const std::vector<std::string> &argv) {
-    if (pipe2(go_, O_CLOEXEC) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      char byte;
-      if (read(go_[0], &byte, 1) != 1) _exit(127);
-      std::vector<char *> args;
-      for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
-      args.push_back(nullptr);
-      execvp(args[0], args.data());
-      fprintf(stderr, "cpuperf: %s: %s\n", args[0], strerror(errno));
-      _exit(127);
-    }
-    close(go_[0]);
-  }
-  ~Command() {
-    if (pid_ > 0 && !reaped_) {
-      kill(pid_, SIGKILL);
-      Wait();
-    }
-    if (go_[1] >= 0) close(go_[1]);
-  }
-  pid_t pid() const { return pid_; }
-  void Go() {
-    (void)!write(go_[1], "g", 1);
-    close(go_[1]);
-    go_[1] = -1;
-  }
-  int Wait() {
-    int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    reaped_ = true;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+std::string BufferPath(const SessionSpec &spec, uint32_t iteration, uint32_t trace) {
+  return spec.output_path_prefix + "." + std::to_string(iteration) + "." + std::to_string(trace) +
+         ".cpuperf";
+}
 
- private:
-  pid_t pid_ = -1;
-  int go_[2] = {-1, -1};
-  bool reaped_ = false;
-};
+// Every file the run will write, checked before the command runs: a path that cannot be
+// written is found before the work that would be lost (pmcount's -o is checked the same way).
+std::string CheckOutputs(const Options &options, uint32_t traces) {
+  const SessionSpec &spec = options.spec;
+  std::vector<std::string> paths = {spec.session_result_spec_path};
+  if (!options.perfetto_path.empty()) paths.push_back(options.perfetto_path);
+  if (!options.pprof_path.empty()) paths.push_back(options.pprof_path);
+  // Every iteration's buffers while that is a few thousand files; beyond, the first
+  // iteration's (the others are in the same directory).
+  const uint32_t checked = uint64_t{spec.num_iterations} * traces <= 4096 ? spec.num_iterations : 1;
+  for (uint32_t i = 0; i < checked; ++i) {
+    for (uint32_t t = 0; t < traces; ++t) paths.push_back(BufferPath(spec, i, t));
+  }
+  for (const std::string &path : paths) {
+    std::string error = CheckOutput(path);
+    if (!error.empty()) return error;
+  }
+  return "";
+}
 
 std::string SaveBuffers(perfmon::Controller *controller, uint32_t iteration, uint32_t traces,
                         size_t size, const SessionSpec &spec, std::vector<SavedTrace> *saved) {
@@ -297,41 +292,57 @@ std::string SaveBuffers(perfmon::Controller *controller, uint32_t iteration, uin
     const uint8_t *bytes = static_cast<const uint8_t *>(map);
     trace.bytes.assign(bytes, bytes + end);
     munmap(map, size);
-    std::string path = spec.output_path_prefix + "." + std::to_string(iteration) + "." +
-                       std::to_string(t) + ".cpuperf";
-    FILE *out = fopen(path.c_str(), "w");
-    if (!out) return path + ": " + strerror(errno);
-    bool ok = fwrite(trace.bytes.data(), 1, trace.bytes.size(), out) == trace.bytes.size();
-    if (fclose(out) != 0 || !ok) return path + ": write failed";
+    std::string error =
+        WriteOutput(BufferPath(spec, iteration, t), trace.bytes.data(), trace.bytes.size());
+    if (!error.empty()) return error;
     saved->push_back(std::move(trace));
   }
   return "";
 }
 
-std::string WriteResultSpec(const SessionSpec &spec, uint32_t traces) {
-  FILE *out = fopen(spec.session_result_spec_path.c_str(), "w");
-  if (!out) return spec.session_result_spec_path + ": " + strerror(errno);
-  fprintf(out,
+std::string WriteResultSpec(const SessionSpec &spec, uint32_t iterations, uint32_t traces) {
+  OutputFile file;
+  std::string error = file.Open(spec.session_result_spec_path);
+  if (!error.empty()) return error;
+  fprintf(file.stream(),
           "{\n  \"config_name\": %s,\n  \"model_name\": %s,\n  \"num_iterations\": %u,\n"
           "  \"num_traces\": %u,\n  \"output_path_prefix\": %s\n}\n",
-          JsonQuote(spec.config_name).c_str(), JsonQuote(spec.model_name).c_str(),
-          spec.num_iterations, traces, JsonQuote(spec.output_path_prefix).c_str());
-  return fclose(out) == 0 ? "" : spec.session_result_spec_path + ": write failed";
+          JsonQuote(spec.config_name).c_str(), JsonQuote(spec.model_name).c_str(), iterations,
+          traces, JsonQuote(spec.output_path_prefix).c_str());
+  return file.Commit();
+}
+
+const char *SignalName(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
+  }
 }
 
 int Run(int argc, char **argv) {
+  // Before any thread exists (the controller's drain thread), so that every thread has them
+  // blocked and the wait below takes them.
+  BlockWaitedSignals();
   Options options;
   int early_exit = -1;
   std::string error = ParseOptions(argc, argv, &options, &early_exit);
   if (early_exit >= 0) return early_exit;
-  if (!error.empty()) return Fail(error);
+  if (!error.empty()) return UsageError(error);
   const SessionSpec &spec = options.spec;
+  uint32_t traces = static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
+  error = CheckOutputs(options, traces);
+  if (!error.empty()) return Fail(error + " (nothing was run)");
 
   std::unique_ptr<perfmon::Controller> controller;
   zx_status_t status = perfmon::Controller::Open(&controller);
   if (status != ZX_OK)
     return Fail(std::string("cannot open the controller: ") + perfmon_status_name(status));
-  uint32_t traces = static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
   bool tally_only = true;
   for (const EventSpec &event : spec.events) tally_only = tally_only && event.rate == 0;
   // Counting alone writes a few records per CPU: one page holds them (as Fuchsia's cpuperf).
@@ -343,16 +354,20 @@ int Run(int argc, char **argv) {
   }
   status = controller->StageConfig(MakeConfig(spec));
   if (status != ZX_OK) {
-    return Fail(std::string("the config: ") + perfmon_status_name(status) + ": " +
-                controller->last_error());
+    const std::string message =
+        std::string("the config: ") + perfmon_status_name(status) + ": " + controller->last_error();
+    // INVALID_ARGS: the spec broke a rule; anything else is this machine's answer.
+    return status == ZX_ERR_INVALID_ARGS ? UsageError(message) : Fail(message);
   }
   int exit_code = 0;
+  int stopped_by = 0;
+  uint32_t iterations = 0;
   std::vector<SavedTrace> saved;
   std::vector<perfmon_mapping_t> mappings;  // of every iteration, for --pprof
-  for (uint32_t iteration = 0; iteration < spec.num_iterations; ++iteration) {
-    std::unique_ptr<Command> command;
+  for (uint32_t iteration = 0; iteration < spec.num_iterations && !stopped_by; ++iteration) {
+    std::unique_ptr<TracedCommand> command;
     if (!options.command.empty()) {
-      command = std::make_unique<Command>(options.command);
+      command = std::make_unique<TracedCommand>(options.command);
       if (command->pid() < 0) return Fail(std::string("fork: ") + strerror(errno));
       controller->SetTarget({command->pid(), 1});
     }
@@ -361,41 +376,56 @@ int Run(int argc, char **argv) {
       return Fail(std::string("Start: ") + perfmon_status_name(status) + ": " +
                   controller->last_error());
     }
-    if (command) {
-      command->Go();
-      exit_code = command->Wait();
-    } else {
-      timespec wait{static_cast<time_t>(spec.duration),
-                    static_cast<long>((spec.duration - static_cast<time_t>(spec.duration)) * 1e9)};
-      while (nanosleep(&wait, &wait) != 0 && errno == EINTR) {
-      }
-    }
+    if (command) command->Go();
+    stopped_by = WaitFor(command.get(), spec.duration);
+    if (command) exit_code = command->exit_status();
     controller->Stop();
     std::vector<perfmon_mapping_t> made;
     if (controller->GetMappings(&made) == ZX_OK) {
       mappings.insert(mappings.end(), made.begin(), made.end());
     }
+    ++iterations;
     error = SaveBuffers(controller.get(), iteration, traces, size_t{pages} * PERFMON_PAGE_SIZE,
                         spec, &saved);
-    if (!error.empty()) return Fail(error);
+    if (!error.empty()) break;
   }
-  error = WriteResultSpec(spec, traces);
-  if (!error.empty()) return Fail(error);
+  if (stopped_by) {
+    fprintf(stderr, "cpuperf: %s: stopped after %u of %u iterations; what was traced is saved\n",
+            SignalName(stopped_by), iterations, spec.num_iterations);
+  }
+  // An output that cannot be written (after the checks, a full disk say) does not stop the
+  // others, nor the tallies: each loss is said on stderr. After the command ran its status
+  // stays cpuperf's, as pmcount does; without a command a loss exits 125.
+  bool lost = !error.empty();
+  if (lost) {
+    Fail(error);  // a buffer: the session result would name files that are not there
+  } else {
+    error = WriteResultSpec(spec, iterations, traces);
+    if (!error.empty()) {
+      Fail(error);
+      lost = true;
+    }
+  }
   if (options.summary) PrintTallies(stdout, spec, saved);
-  if (options.dump && !PrintRecords(stdout, saved)) exit_code = exit_code ? exit_code : 1;
+  if (options.dump && !PrintRecords(stdout, saved)) exit_code = exit_code ? exit_code : kFailed;
   if (!options.perfetto_path.empty()) {
     error = WriteChromeTrace(options.perfetto_path, spec, saved);
-    if (!error.empty()) return Fail(error);
+    if (!error.empty()) {
+      Fail(error);
+      lost = true;
+    }
   }
-  if (!options.pprof_path.empty()) {
 #ifdef CPUPERF_HAS_PPROF
+  if (!options.pprof_path.empty()) {
     size_t samples = 0;
     error = WritePprof(options.pprof_path, spec, saved, mappings, &samples);
-    if (!error.empty()) return Fail(error);
-#else
-    return Fail("--pprof: this cpuperf was built without compat/fuchsia/common");
-#endif
+    if (!error.empty()) {
+      Fail(error);
+      lost = true;
+    }
   }
+#endif
+  if (lost && options.command.empty()) return kFailed;
   return exit_code;
 }
 
@@ -407,6 +437,6 @@ int main(int argc, char **argv) {
     return cpuperf::Run(argc, argv);
   } catch (const std::exception &e) {
     fprintf(stderr, "cpuperf: %s\n", e.what());
-    return 1;
+    return cpuperf::kFailed;
   }
 }

@@ -1,5 +1,6 @@
 #include "json.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,16 +171,56 @@ class Parser {
       return true;
     }
     if (Literal("null")) return true;
-    const char *start = s_.c_str() + at_;
-    char *end = nullptr;
-    double number = strtod(start, &end);
-    if (end == start) return Fail("not a JSON value");
+    return Number(out);
+  }
+  // A number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. A word that
+  // strtod would take but JSON does not (nan, inf, 0x10, +1, .5, 010) becomes kBadNumber.
+  bool Number(Json *out) {
+    size_t end = at_;
+    while (end < s_.size() && (isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '.' ||
+                               s_[end] == '+' || s_[end] == '-' || s_[end] == '_')) {
+      ++end;
+    }
+    const std::string word = s_.substr(at_, end - at_);
+    if (word.empty()) return Fail("not a JSON value");
+    if (!IsJsonNumber(word)) {
+      char *parsed = nullptr;
+      (void)strtod(word.c_str(), &parsed);
+      if (parsed == word.c_str()) return Fail("not a JSON value");
+      out->type = Json::Type::kBadNumber;
+      out->text = word;
+      at_ = end;
+      return true;
+    }
     out->type = Json::Type::kNumber;
-    out->number = number;
-    out->integral = std::string(start, static_cast<size_t>(end - start)).find_first_of(".eE") ==
-                    std::string::npos;
-    at_ += static_cast<size_t>(end - start);
+    out->number = strtod(word.c_str(), nullptr);
+    out->integral = word.find_first_of(".eE") == std::string::npos;
+    at_ = end;
     return true;
+  }
+  static bool IsJsonNumber(const std::string &word) {
+    size_t i = 0;
+    auto digits = [&] {
+      size_t from = i;
+      while (i < word.size() && isdigit(static_cast<unsigned char>(word[i]))) ++i;
+      return i > from;
+    };
+    if (i < word.size() && word[i] == '-') ++i;
+    if (i < word.size() && word[i] == '0') {
+      ++i;
+    } else if (!digits()) {
+      return false;
+    }
+    if (i < word.size() && word[i] == '.') {
+      ++i;
+      if (!digits()) return false;
+    }
+    if (i < word.size() && (word[i] == 'e' || word[i] == 'E')) {
+      ++i;
+      if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
+      if (!digits()) return false;
+    }
+    return i == word.size();
   }
 
   const std::string &s_;

@@ -11,7 +11,18 @@
 namespace cpuperf {
 
 struct Json {
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject } type = Type::kNull;
+  // kBadNumber: a number JSON does not have (nan, Infinity, 0x10, +1, .5, 010), kept as
+  // written in `text` so that the reader of the field can refuse it with the field's name and
+  // range; no consumer takes it for a number.
+  enum class Type {
+    kNull,
+    kBool,
+    kNumber,
+    kString,
+    kArray,
+    kObject,
+    kBadNumber
+  } type = Type::kNull;
   bool boolean = false;
   double number = 0;
   bool integral = false;

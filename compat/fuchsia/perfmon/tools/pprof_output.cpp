@@ -9,6 +9,7 @@
 #include "fuchsia_common/pprof_writer.h"
 #include "fuchsia_common/symbolizer.h"
 #include "lib/perfmon/reader.h"
+#include "output_file.h"
 
 namespace cpuperf {
 
@@ -81,9 +82,9 @@ std::string WritePprof(const std::string &path, const SessionSpec &spec,
     writer.SetTimes(first_time + offset, last_time - first_time);
   }
   *samples = writer.sample_count();
-  std::string error;
-  if (!writer.WriteGzipped(path, &error)) return path + ": " + error;
-  return "";
+  std::string error, compressed;
+  if (!fuchsia_common::Gzip(writer.Serialize(), &compressed, &error)) return path + ": " + error;
+  return WriteOutput(path, compressed.data(), compressed.size());
 }
 
 }  // namespace cpuperf

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "lib/perfmon/events.h"
+#include "tracefs_access.h"
 
 namespace cpuperf {
 namespace {
@@ -17,12 +18,18 @@ constexpr struct {
               {"timebase", PERFMON_FLAG_IS_TIMEBASE},
               {"last_branch", PERFMON_FLAG_COLLECT_LAST_BRANCH}};
 
+// Why a number-like value JSON does not have is refused, after the field's range.
+std::string NotJson(const Json *value) {
+  if (value->type != Json::Type::kBadNumber) return "";
+  return " (" + value->text + " is not a number in JSON, which has no NaN, Infinity or hex)";
+}
+
 std::string Integer(const Json *value, const std::string &field, uint64_t min, uint64_t max,
                     uint64_t *out) {
   if (value->type != Json::Type::kNumber || !value->integral || value->number < double(min) ||
       value->number > double(max)) {
     return field + ": must be an integer from " + std::to_string(min) + " to " +
-           std::to_string(max);
+           std::to_string(max) + NotJson(value);
   }
   *out = static_cast<uint64_t>(value->number);
   return "";
@@ -109,7 +116,7 @@ std::string ReadSpec(const Json &document, SessionSpec *spec) {
       spec->buffer_size_in_mb = static_cast<uint32_t>(number);
     } else if (field == "duration") {
       if (value->type != Json::Type::kNumber || !(value->number > 0) || value->number > 86400) {
-        return "duration: must be a number of seconds above 0 (at most a day)";
+        return "duration: must be a number of seconds above 0 (at most a day)" + NotJson(value);
       }
       spec->duration = value->number;
     } else if (field == "num_iterations") {
@@ -179,6 +186,8 @@ std::string ResolveEvents(SessionSpec *spec) {
              "' is not a group (fixed, arch, model, misc, linux, tracepoint)";
     }
     if (status != ZX_OK) {
+      const std::string hidden = event.group == "tracepoint" ? TracefsUnreadable() : "";
+      if (!hidden.empty()) return field + ".event_name: " + event.FullName() + ": " + hidden;
       return field + ".event_name: this machine has no event " + event.FullName() +
              " (cpuperf --list-events)";
     }

@@ -29,8 +29,10 @@ struct SessionSpec {
   uint32_t buffer_size_in_mb = 16;
   double duration = 10;  // seconds, for a trace of the whole machine
   uint32_t num_iterations = 1;
-  std::string output_path_prefix = "/tmp/cpuperf";
-  std::string session_result_spec_path = "/tmp/cpuperf.cpsession";
+  // In the current directory, as perf record's perf.data: a shared one such as /tmp would let
+  // another user choose, with a planted link, what a cpuperf run as root overwrites.
+  std::string output_path_prefix = "cpuperf";
+  std::string session_result_spec_path = "cpuperf.cpsession";
 };
 
 // Reads a .cpspec document into *spec (fields it lacks keep their defaults). Returns "" or

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "lib/perfmon/reader.h"
+#include "output_file.h"
 
 namespace cpuperf {
 namespace {
@@ -151,8 +152,10 @@ bool PrintRecords(FILE *out, const std::vector<SavedTrace> &traces) {
 
 std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
                              const std::vector<SavedTrace> &traces) {
-  FILE *out = fopen(path.c_str(), "w");
-  if (!out) return path + ": " + strerror(errno);
+  OutputFile file;
+  std::string error = file.Open(path);
+  if (!error.empty()) return error;
+  FILE *out = file.stream();
   fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":%s}}",
           JsonQuote("cpuperf " + spec.config_name).c_str());
@@ -201,9 +204,7 @@ std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
     }
   }
   fprintf(out, "\n]}\n");
-  bool ok = !ferror(out);
-  if (fclose(out) != 0) ok = false;
-  return ok ? "" : path + ": write failed";
+  return file.Commit();
 }
 
 }  // namespace cpuperf

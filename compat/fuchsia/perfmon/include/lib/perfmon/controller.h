@@ -1,6 +1,8 @@
 // The perfmon controller in C++: Fuchsia's fuchsia.perfmon.cpu.Controller methods, with the
 // driver's rules and statuses, over Linux perf_event sampling. One controller may be open in a
 // process at a time, as the Fuchsia device allows one open. Every method is thread-safe.
+// In a fork child a controller of the parent's is not the child's: every method returns
+// ZX_ERR_BAD_HANDLE (the void ones do nothing) and leaves the parent's trace alone.
 #pragma once
 
 #include <memory>

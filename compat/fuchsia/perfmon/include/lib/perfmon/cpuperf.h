@@ -17,7 +17,8 @@ typedef int cpuperf_handle_t;
 
 /* Opens the controller: ZX_ERR_ALREADY_BOUND while one is open. */
 zx_status_t cpuperf_open(cpuperf_handle_t *handle);
-/* Terminates and closes; ZX_ERR_BAD_HANDLE for a handle not open. */
+/* Terminates and closes; ZX_ERR_BAD_HANDLE for a handle not open (in a fork child, every
+ * handle of the parent's: calls on it change nothing of the parent's trace). */
 zx_status_t cpuperf_close(cpuperf_handle_t handle);
 /* Our extension (see perfmon_target_t). */
 zx_status_t cpuperf_set_target(cpuperf_handle_t handle, const perfmon_target_t *target);

@@ -1,6 +1,6 @@
-#include "event_spec.h"
+#include "api/event_spec.h"
 
-namespace pmcount {
+namespace pmapi {
 namespace {
 
 // One privilege modifier, applied to the running choice. Returns false if `token` is not one.
@@ -151,4 +151,4 @@ bool SplitPfmAttributes(const std::string &name, std::string *event,
   return true;
 }
 
-}  // namespace pmcount
+}  // namespace pmapi

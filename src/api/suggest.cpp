@@ -1,10 +1,10 @@
-#include "suggest.h"
+#include "api/suggest.h"
 
 #include <ctype.h>
 
 #include <algorithm>
 
-namespace tools {
+namespace pmapi {
 namespace {
 
 char Fold(char c) { return static_cast<char>(tolower(static_cast<unsigned char>(c))); }
@@ -80,4 +80,4 @@ std::vector<std::string> ClosestNames(const std::string &query,
   return names;
 }
 
-}  // namespace tools
+}  // namespace pmapi

@@ -1,11 +1,11 @@
-// What -e says, before any catalog is asked: the list split into events, and each event's
+// An event spec, before any catalog is asked: the list split into events, and each event's
 // privilege modifiers (":u", ":k", "/u") separated from its name. Pure, so it can be fuzzed.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace pmcount {
+namespace pmapi {
 
 struct EventSpec {
   std::string text;  // as written: "cycles:u", "syscalls:sys_enter_write"
@@ -16,7 +16,7 @@ struct EventSpec {
   bool kernel = false;
 };
 
-// Splits one -e argument at commas (a comma inside a perf-style "pmu/term,term/" list does not
+// Splits one list at commas (a comma inside a perf-style "pmu/term,term/" list does not
 // split) and parses each event. Returns "" or what is wrong, naming the event.
 std::string ParseEventList(const std::string &list, std::vector<EventSpec> *specs);
 
@@ -35,4 +35,4 @@ std::string CatalogSpelling(const std::string &name);
 bool SplitPfmAttributes(const std::string &name, std::string *event,
                         std::vector<std::string> *attributes);
 
-}  // namespace pmcount
+}  // namespace pmapi

@@ -1,9 +1,11 @@
-// -e parsing: list splitting and privilege modifiers, before any catalog is asked.
-#include "event_spec.h"
+// pm_select_events' pure parts: list splitting and privilege modifiers, before any catalog is
+// asked, and the "did you mean" ranking.
+#include "api/event_spec.h"
+#include "api/suggest.h"
 
 #include <gtest/gtest.h>
 
-namespace pmcount {
+namespace pmapi {
 namespace {
 
 std::vector<EventSpec> Parse(const std::string &list) {
@@ -12,7 +14,7 @@ std::vector<EventSpec> Parse(const std::string &list) {
   return specs;
 }
 
-TEST(PmcountEventSpec, SplitsAtCommasButNotInsideSlashTerms) {
+TEST(SelectEventSpec, SplitsAtCommasButNotInsideSlashTerms) {
   std::vector<EventSpec> specs =
       Parse("task-clock,cpu/event=0x3c,umask=1/,syscalls:sys_enter_write");
   ASSERT_EQ(specs.size(), 3u);
@@ -26,7 +28,7 @@ TEST(PmcountEventSpec, SplitsAtCommasButNotInsideSlashTerms) {
   EXPECT_EQ(specs[2].name, "msr/tsc/");
 }
 
-TEST(PmcountEventSpec, PrivilegeModifiers) {
+TEST(SelectEventSpec, PrivilegeModifiers) {
   std::vector<EventSpec> s = Parse(
       "cycles:u,cycles:k,cycles:uk,INST_RETIRED:ANY_P:u,x:u=0,"
       "y:k=0:u=1,msr/tsc/u,pmu::EV:UMASK");
@@ -47,7 +49,7 @@ TEST(PmcountEventSpec, PrivilegeModifiers) {
   EXPECT_EQ(s[3].text, "INST_RETIRED:ANY_P:u");  // printed as written
 }
 
-TEST(PmcountEventSpec, RefusesMalformedEvents) {
+TEST(SelectEventSpec, RefusesMalformedEvents) {
   for (const char *bad : {"", ",", "a,", ",a", "a,,b", "a:", "a:u:", ":u", "a:u=0:k=0", "a b",
                           "a|b", "msr/tsc/x", "a\n"}) {
     std::vector<EventSpec> specs;
@@ -55,14 +57,14 @@ TEST(PmcountEventSpec, RefusesMalformedEvents) {
   }
 }
 
-TEST(PmcountEventSpec, CatalogSpellingDropsPerfsClosingSlash) {
+TEST(SelectEventSpec, CatalogSpellingDropsPerfsClosingSlash) {
   EXPECT_EQ(CatalogSpelling("msr/tsc/"), "msr/tsc");
   EXPECT_EQ(CatalogSpelling("msr/tsc"), "msr/tsc");
   EXPECT_EQ(CatalogSpelling("cpu/event=1,umask=2/"), "cpu/event=1,umask=2/");  // terms stay
   EXPECT_EQ(CatalogSpelling("/"), "/");
 }
 
-TEST(PmcountEventSpec, SplitsLibpfmAttributes) {
+TEST(SelectEventSpec, SplitsLibpfmAttributes) {
   std::string event;
   std::vector<std::string> attributes;
   ASSERT_TRUE(SplitPfmAttributes("amd64::RETIRED_OPS:c=2:e", &event, &attributes));
@@ -76,5 +78,24 @@ TEST(PmcountEventSpec, SplitsLibpfmAttributes) {
   EXPECT_FALSE(SplitPfmAttributes("msr/tsc", &event, &attributes));
 }
 
+TEST(SelectSuggest, EditDistance) {
+  EXPECT_EQ(EditDistance("task-clock", "task-clock", 5), 0u);
+  EXPECT_EQ(EditDistance("task-clok", "task-clock", 5), 1u);
+  EXPECT_EQ(EditDistance("TASK-CLOCK", "task-clock", 5), 0u);  // case does not count
+  EXPECT_EQ(EditDistance("kitten", "sitting", 5), 3u);
+  EXPECT_GT(EditDistance("a", "abcdefgh", 2), 2u);  // gives up past the limit
+}
+
+TEST(SelectSuggest, ClosestNamesOffersTyposThenContainingNames) {
+  const std::vector<std::string> names = {"task-clock", "cpu-clock", "page-faults",
+                                          "syscalls:sys_enter_getppid", "context-switches"};
+  EXPECT_EQ(ClosestNames("task-clok", names, 3), (std::vector<std::string>{"task-clock"}));
+  EXPECT_EQ(ClosestNames("getppid", names, 3),
+            (std::vector<std::string>{"syscalls:sys_enter_getppid"}));
+  EXPECT_TRUE(ClosestNames("zzzzzzzz", names, 3).empty());
+  EXPECT_TRUE(ClosestNames("", names, 3).empty());
+  EXPECT_EQ(ClosestNames("clock", names, 1).size(), 1u);
+}
+
 }  // namespace
-}  // namespace pmcount
+}  // namespace pmapi

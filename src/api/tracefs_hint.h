@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace pmcount {
+namespace pmapi {
 
 // Whether `name` has a tracepoint's shape, "subsystem:event" (one colon, a lower-case
 // subsystem as the kernel names them, no libpfm4 "pmu::").
@@ -16,4 +16,4 @@ bool LooksLikeTracepoint(const std::string &name);
 // mounted), the sentence saying so; "" when tracefs is readable and the name is simply unknown.
 std::string TracefsUnreadable();
 
-}  // namespace pmcount
+}  // namespace pmapi

@@ -1,14 +1,12 @@
-#include "tracefs_hint.h"
+#include "api/tracefs_hint.h"
 
 #include <errno.h>
 #include <unistd.h>
 
 #include "base/kernel.h"
 
-namespace pmcount {
+namespace pmapi {
 namespace {
-
-using pmapi::kTracefsRoots;
 
 bool AllOf(const std::string &text, bool (*ok)(char)) {
   if (text.empty()) return false;
@@ -42,10 +40,10 @@ std::string TracefsUnreadable() {
   if (mounted) {
     return "tracepoints cannot be seen by this user: tracefs (" + std::string(kTracefsRoots[0]) +
            ") is readable by root only here; run as root, or have root give this user read "
-           "access to it (docs/tools.md)";
+           "access to it (" PMAPI_DOC_DIR "/tools.md)";
   }
   return "tracepoints cannot be seen: no tracefs is mounted at " + std::string(kTracefsRoots[0]) +
          " (mount -t tracefs nodev " + kTracefsRoots[0] + ")";
 }
 
-}  // namespace pmcount
+}  // namespace pmapi

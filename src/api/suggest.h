@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace tools {
+namespace pmapi {
 
 // Levenshtein distance between `a` and `b`, ignoring ASCII case; stops counting at `limit`
 // (returns limit + 1 or more when the distance exceeds it), so scanning thousands of names
@@ -25,4 +25,4 @@ std::vector<std::string> ClosestNames(const std::string &query,
 std::vector<size_t> ClosestIndices(const std::string &query,
                                    const std::vector<std::string> &candidates, size_t max_results);
 
-}  // namespace tools
+}  // namespace pmapi
