@@ -109,6 +109,26 @@ hpmcount)
   check "-o: nothing of the report on stdout" test ! -s "$work/o.stdout"
   (cd "$work" && MP_CHILD=5 "$bin/hpmcount" -o task -g pm_site_getppid "$workload" getppid 1 >/dev/null)
   check "-o with MP_CHILD=5: task_0005.<pid>" compgen -G "$work/task_0005.*" >/dev/null
+  # Lines from public job scripts: the events chosen by the environment, -o naming the file,
+  # the HPM Toolkit's -n (nothing on stdout) glued to -a and -o, a loop over groups appending.
+  n=$(random_n)
+  (cd "$work" && HPM_EVENT_GROUP=pm_site_getppid "$bin/hpmcount" -o data_hpm "$workload" getppid "$n" >/dev/null)
+  files=("$work"/data_hpm_0000.*)
+  check "hpmcount -o data_hpm: $ev is $n in ${files[0]##*/}" test "$(value "$ev" <"${files[0]}")" = "$n"
+  mkdir "$work/prof"
+  n=$(random_n)
+  (cd "$work" && HPM_EVENT_GROUP=pm_site_getppid "$bin/hpmcount" -nao prof/hpm "$workload" getppid "$n" >"$work/nao.stdout")
+  files=("$work"/prof/hpm_0000.*)
+  check "hpmcount -nao prof/hpm: $ev is $n in prof/${files[0]##*/}" test "$(value "$ev" <"${files[0]}")" = "$n"
+  check "-n: nothing on stdout" test ! -s "$work/nao.stdout"
+  check "-a: a line says MPI aggregation is libpmapi-mpi's" grep -q "^ Note: -a: " "${files[0]}"
+  for group in pm_sw_basic 7; do
+    echo "group = $group" >>"$work/loop.out"
+    "$bin/hpmcount" -g $group -H sleep 0.1 >>"$work/loop.out"
+  done
+  check "a loop over groups: two reports appended" \
+    test "$(grep -c "^ Execution time (wall clock time)" "$work/loop.out")" = 2
+  check "... each with its derived metrics" test "$(grep -c "Derived metric group: pm_sw_basic" "$work/loop.out")" = 2
   # Multiplexing: a comma list of groups, each reported with its set and duration.
   "$bin/hpmcount" -d -g pm_sw_basic,pm_site_getppid "$workload" spin 300 >"$work/mx.out"
   check "multiplexed: Set 1 and Set 2" grep -qx " Set: 2" "$work/mx.out"

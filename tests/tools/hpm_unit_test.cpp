@@ -23,6 +23,10 @@ TEST(HpmOptions, HpmcountTakesAixFlagsThenTheCommand) {
   ASSERT_EQ(ParseHpmOptions(Tool::kHpmcount, {"-s", "1", "--", "-weird"}, &o), "");
   EXPECT_EQ(o.sets, "1");
   EXPECT_EQ(o.command, (std::vector<std::string>{"-weird"}));
+  // A job script's line: the HPM Toolkit's -n glued to -a and -o with its value after.
+  ASSERT_EQ(ParseHpmOptions(Tool::kHpmcount, {"-nao", "prof/hpm", "./a.out"}, &o), "");
+  EXPECT_TRUE(o.quiet && o.aggregate);
+  EXPECT_EQ(o.output, "prof/hpm");
   ASSERT_EQ(ParseHpmOptions(Tool::kHpmcount, {"-h"}, &o), "");
   EXPECT_TRUE(o.help);
 }

@@ -16,7 +16,7 @@ constexpr long kMaxCount = 1000000;
 // The letters each tool takes, and whether each takes a value.
 // getopt's notation: a letter followed by ':' takes a value.
 const char *Flags(Tool tool) {
-  return tool == Tool::kHpmcount ? "ab:dD:e:g:Hhkm:o:s:x" : "b:dD:e:g:Hhkm:O:o:rs:TUux@:";
+  return tool == Tool::kHpmcount ? "ab:dD:e:g:Hhkm:no:s:x" : "b:dD:e:g:Hhkm:O:o:rs:TUux@:";
 }
 
 bool TakesValue(Tool tool, char flag, bool *known) {
@@ -76,6 +76,9 @@ std::string Apply(char flag, const std::string &value, HpmOptions *o) {
       break;
     case 'm':
       o->metric_groups = value;
+      break;
+    case 'n':
+      o->quiet = true;
       break;
     case 'O':
       o->tuning = value;
@@ -199,6 +202,7 @@ the chosen events and the derived metrics of their group, in AIX's layout.
   -d          per-set details (counting time of each multiplexed group)
   -x          show each derived metric's formula
   -o file     write to file_<MP_CHILD or 0000>.<pid> instead of standard output
+  -n          no report on standard output (the HPM Toolkit's flag; -o still writes)
   -b base     time, purr or spurr (the last two are the wall clock on Linux)
   -a          MPI aggregation: not done here (libpmapi-mpi counts MPI jobs; docs/mpi.md)
   -h          this text

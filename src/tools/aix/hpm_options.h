@@ -25,6 +25,7 @@ struct HpmOptions {
   bool user = false;               // -u (hpmstat)
   std::string metric_groups;       // -m
   std::string output;              // -o: the name the output file is made from
+  bool quiet = false;              // -n (the HPM Toolkit's): no report on standard output
   bool extended = false;           // -x: each derived metric with its formula
   bool help = false;               // -h
   // hpmstat only.

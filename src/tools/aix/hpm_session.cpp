@@ -354,6 +354,7 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   report.usage = command.usage();
   report.wall_seconds = static_cast<double>(end - start) / 1e9;
   report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
+  if (options.quiet && options.output.empty()) return command.exit_status();
   if (!out.Write(FormatReport(report))) {
     fprintf(stderr, "hpmcount: cannot write the report to %s: %s\n", out.name().c_str(),
             strerror(errno));
