@@ -151,6 +151,9 @@ hpmcount)
   "$bin/hpmcount" -m cpi_breakdown ls >/dev/null 2>"$work/err"
   check "hpmcount -m cpi_breakdown ls: usage error 2" test $? = 2
   check "... naming the group and pmlist" grep -q "unknown group 'cpi_breakdown' (pmlist -g -1 lists the groups)" "$work/err"
+  HPM_EVENT_SET=", ," "$bin/hpmcount" true >/dev/null 2>"$work/err"
+  check "HPM_EVENT_SET naming nothing: usage error 2" test $? = 2
+  check "... said so" grep -q "^hpmcount: HPM_EVENT_SET: names no group or event" "$work/err"
   "$bin/hpmcount" -g pm_sw_basic >/dev/null 2>"$work/err"
   check "no command: 2" test $? = 2
   "$bin/hpmcount" -H -b purr -g pm_sw_basic true >"$work/h.out" 2>&1

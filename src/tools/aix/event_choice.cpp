@@ -38,25 +38,6 @@ const char *Env(const char *name) {
   return value && *value ? value : nullptr;
 }
 
-// A request (from a file or a variable) is a list of groups if its first word is a group,
-// else a list of events.
-void Classify(const std::string &request, const pm_groups_info_t &groups, const char *source,
-              EventChoice *choice, std::string *error) {
-  std::vector<std::string> names;
-  const std::string list = request;
-  if (ResolveGroups(list, true, groups, &names).empty()) {
-    choice->groups = names;
-  } else if (IsNumber(Split(list, ", \t\n")[0])) {
-    *error = ResolveGroups(list, true, groups, &names);
-  } else {
-    std::string events;
-    for (const std::string &name : Split(list, ", \t\n"))
-      events += (events.empty() ? "" : ",") + name;
-    choice->events = events;
-  }
-  choice->source = source;
-}
-
 // -s 0, every set: the groups the kernel counts here (a VM without a PMU counts none of the
 // hardware ones, and one uncountable set would stop the multiplexed program).
 std::string KeepCountable(std::vector<std::string> *names) {
@@ -68,6 +49,31 @@ std::string KeepCountable(std::vector<std::string> *names) {
   if (kept.empty()) return "-s 0: no group is countable here (pmlist -g -1 shows their status)";
   *names = kept;
   return "";
+}
+
+// A request (from a file or a variable) is a list of groups if its first word is a group,
+// else a list of events.
+void Classify(const std::string &request, const pm_groups_info_t &groups, const char *source,
+              EventChoice *choice, std::string *error) {
+  choice->source = source;
+  const std::vector<std::string> words = Split(request, ", \t\n");
+  if (words.empty()) {
+    *error = "names no group or event";
+    return;
+  }
+  std::vector<std::string> names;
+  const std::string why = ResolveGroups(request, true, groups, &names);
+  if (why.empty()) {
+    choice->groups = names;
+    if (words.size() == 1 && words[0] == "0") *error = KeepCountable(&choice->groups);
+  } else if (IsNumber(words[0])) {
+    *error = why;  // a set number this machine has no group for
+  } else {
+    // Event names: pmcount's selection (pm_select_events) judges them.
+    std::string events;
+    for (const std::string &word : words) events += (events.empty() ? "" : ",") + word;
+    choice->events = events;
+  }
 }
 
 }  // namespace
