@@ -203,6 +203,15 @@ hpmstat)
   check "-@: said so" grep -q "Linux has no workload partitions" "$work/err"
   "$bin/hpmstat" -r -g pm_sw_basic 1 1 >"$work/r"
   check "-r: runs, with a line saying Linux has no run latch" grep -q "^ Note: -r: Linux has no run latch" "$work/r"
+  # Root only, as on AIX: anyone else gets 125 and the reason, and no report.
+  if command -v setpriv >/dev/null &&
+    (($(cat /proc/sys/kernel/perf_event_paranoid) >= 1)); then
+    env -u PMAPI_GROUPS_DIR setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$bin/hpmstat" 1 1 \
+      >"$work/nobody.out" 2>"$work/nobody.err"
+    check "as nobody: 125" test $? = 125
+    check "as nobody: says root or CAP_PERFMON is needed" grep -q "needs root or CAP_PERFMON" "$work/nobody.err"
+    check "as nobody: no report" test ! -s "$work/nobody.out"
+  fi
   # Interrupted: the partial interval is reported, the exit is clean.
   "$bin/hpmstat" -g pm_sw_basic 10 5 >"$work/int" &
   stat_pid=$!

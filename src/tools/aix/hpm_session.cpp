@@ -400,10 +400,8 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
         [&] { counting.reset(); });
   }
   if (rc != 0) {
+    // The library's sentence says what privilege is missing and how to get it.
     fprintf(stderr, "hpmstat: %s\n", pm_strerror(call, rc));
-    if (rc == Pmapi_Permission || rc == Pmapi_KernelError) {
-      fprintf(stderr, "hpmstat: counting the whole machine needs root (or CAP_PERFMON)\n");
-    }
     return kFailed;
   }
   pmcount::BlockWaitedSignals();
