@@ -37,16 +37,16 @@ extern "C" {
 #define PM_SELECT_SUGGESTIONS 4 /* "did you mean" names at most */
 
 /* flags */
-#define PM_SELECT_GROUP 0x1 /* the spec names one group: short name or id (pmlist -g) */
-#define PM_SELECT_GROUP_NUMBERS                                                          \
-  0x2                        /* a number is a group's id (the HPM Toolkit's way), not an \
-                                event's */
-#define PM_SELECT_BLANKS 0x4 /* blanks and line ends separate names as commas do */
-#define PM_SELECT_WIDE_DEFAULT                                \
-  0x8 /* where cycles count, the default is perf stat's list: \
-         task-clock, context-switches, cpu-migrations,        \
-         page-faults, PM_CYC, PM_INST_CMPL, PM_BR_CMPL,       \
-         PM_BR_MPRED_CMPL (not a group) */
+/* The spec names one group: short name or id (pmlist -g). */
+#define PM_SELECT_GROUP 0x1
+/* A number is a group's id (the HPM Toolkit's way), not an event's. */
+#define PM_SELECT_GROUP_NUMBERS 0x2
+/* Blanks and line ends separate names as commas do. */
+#define PM_SELECT_BLANKS 0x4
+/* Where cycles count, the default is perf stat's list (not a group): task-clock,
+ * context-switches, cpu-migrations, page-faults, PM_CYC, PM_INST_CMPL, PM_BR_CMPL,
+ * PM_BR_MPRED_CMPL. */
+#define PM_SELECT_WIDE_DEFAULT 0x8
 
 /* Why a spec was refused (pm_selection_t.refusal). */
 enum pm_select_refusal {

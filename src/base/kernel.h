@@ -1,6 +1,6 @@
 // The one seam between libpmapi and the kernel: every perf_event_open, ioctl,
-// read and close, every sysfs/tracefs file read, and the catalog cache's few
-// file writes, go through Kernel. Tests install a double that injects faults
+// read and close, every perf page or sampling ring mapped, every sysfs/tracefs file read, and the
+// catalog cache's few file writes, go through Kernel. Tests install a double that injects faults
 // (EMFILE, a 0-byte read, an unwritable cache directory, ...); every double
 // derives from the one fake that passes each call to the real kernel
 // (tests/support/fake_kernel.h), as LevelDB's doubles derive from EnvWrapper. Every method
@@ -82,6 +82,14 @@ class Kernel {
   // only where a page says the process may; 0 elsewhere.
   virtual uint64_t ReadPmc(uint32_t counter) = 0;
   virtual uint64_t ReadTimestamp() = 0;
+
+  // Sampling rings (src/core/perf_ring.h). MapRing maps `size` bytes of perf event `fd` (the
+  // metadata page, then a power of two of data pages) shared and writable, so that the reader's
+  // data_tail tells the kernel which records it may overwrite. Returns 0 or -errno (EPERM or
+  // ENOMEM past the locked-memory limit); release it with UnmapRing. A child of fork does not
+  // get the mapping (the kernel marks it not to be copied).
+  virtual int MapRing(int fd, size_t size, void **ring) = 0;
+  virtual void UnmapRing(void *ring, size_t size) = 0;
 };
 
 // Whether this build can read counters from user space at all (x86).

@@ -201,6 +201,17 @@ class LinuxKernel final : public Kernel {
     if (page) munmap(const_cast<perf_event_mmap_page *>(page), PageSize());
   }
 
+  int MapRing(int fd, size_t size, void **ring) override {
+    void *mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) return -errno;
+    *ring = mapped;
+    return 0;
+  }
+
+  void UnmapRing(void *ring, size_t size) override {
+    if (ring) munmap(ring, size);
+  }
+
   uint64_t ReadPmc(uint32_t counter) override {
 #if defined(__x86_64__) || defined(__i386__)
     uint32_t low, high;

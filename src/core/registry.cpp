@@ -10,6 +10,7 @@
 
 #include "core/counting_group.h"
 #include "core/fork_counter.h"
+#include "core/sampling_session.h"
 
 namespace pmapi {
 
@@ -48,7 +49,11 @@ struct Registry::State {
   std::mutex mutex;                     // guards everything below; held only briefly
   std::set<Context *> thread_contexts;  // every thread's own context, owned
   std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
-  std::set<CountingGroup *> groups;  // not owned: their members own them
+  std::set<CountingGroup *> groups;               // not owned: their members own them
+  std::set<SamplingSession *> sampling_sessions;  // not owned: their front ends own them
+  // The front ends' own child handlers: a fixed array, read in the child without allocating.
+  void (*child_handlers[8])() = {};
+  size_t child_handler_count = 0;
   bool system_active = false;
 };
 
@@ -178,21 +183,47 @@ void Registry::RemoveGroup(CountingGroup *group) {
   state_->groups.erase(group);
 }
 
+void Registry::AddSamplingSession(SamplingSession *session) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->sampling_sessions.insert(session);
+}
+
+void Registry::RemoveSamplingSession(SamplingSession *session) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->sampling_sessions.erase(session);
+}
+
+void Registry::AddForkChildHandler(void (*handler)()) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  for (size_t i = 0; i < state_->child_handler_count; ++i) {
+    if (state_->child_handlers[i] == handler) return;
+  }
+  if (state_->child_handler_count < sizeof state_->child_handlers / sizeof handler) {
+    state_->child_handlers[state_->child_handler_count++] = handler;
+  }
+}
+
 // Fork: the child must not inherit counting contexts (AIX gives a child
-// none). The locks are taken before fork so that the child does not inherit
-// one held by a thread that no longer exists there.
+// none) nor sampling sessions (Fuchsia's handles are not inherited). The locks are taken before
+// fork so that the child does not inherit one held by a thread that no longer exists there.
 void Registry::BeforeFork() {
   Registry &registry = Get();
   registry.system_calls_.lock();
   registry.third_party_calls_.lock();
+  registry.sampling_calls_.lock();
   registry.state_->mutex.lock();
   for (CountingGroup *group : registry.state_->groups) group->mutex().lock();
+  // No drain is half-done at the fork.
+  for (SamplingSession *session : registry.state_->sampling_sessions) session->drain_mutex().lock();
 }
 
 void Registry::AfterForkInParent() {
   Registry &registry = Get();
+  for (SamplingSession *session : registry.state_->sampling_sessions)
+    session->drain_mutex().unlock();
   for (CountingGroup *group : registry.state_->groups) group->mutex().unlock();
   registry.state_->mutex.unlock();
+  registry.sampling_calls_.unlock();
   registry.third_party_calls_.unlock();
   registry.system_calls_.unlock();
 }
@@ -224,13 +255,22 @@ void Registry::AfterForkInChild() {
   registry.system_.reset();
   state.system_active = false;
   t_my_context = nullptr;
+  // The front ends keep their session objects (and answer for them as the parent's): only what
+  // they hold of the parent's is let go here.
+  for (SamplingSession *session : state.sampling_sessions) {
+    session->ForgetInChild();
+    session->drain_mutex().unlock();
+  }
   for (CountingGroup *group : state.groups) group->mutex().unlock();
   state.mutex.unlock();
+  registry.sampling_calls_.unlock();
   registry.third_party_calls_.unlock();
   registry.system_calls_.unlock();
   // Destroyed with every lock free: a member's context tells its group, and
   // the last one destroys the group, which leaves the registry.
   doomed.clear();
+  // The front ends' handlers may destroy their sessions, which leave the registry.
+  for (size_t i = 0; i < state.child_handler_count; ++i) state.child_handlers[i]();
 }
 
 }  // namespace pmapi

@@ -2,7 +2,7 @@
 // the one system-wide context, the calling threads' own contexts, and the
 // third-party contexts on other threads. A process has either the
 // system-wide context or thread contexts, never both. After fork the child
-// holds none of the parent's contexts.
+// holds none of the parent's contexts nor of its sampling sessions.
 #pragma once
 
 #include <sys/types.h>
@@ -14,6 +14,8 @@
 #include "core/context.h"
 
 namespace pmapi {
+
+class SamplingSession;
 
 // The calling thread's own context: the hot path reads it without a lock.
 extern thread_local Context *t_my_context;
@@ -28,6 +30,9 @@ class Registry {
   // Held for the whole of every third-party call: a context cannot be deleted
   // under a concurrent read.
   std::mutex &third_party_calls() { return third_party_calls_; }
+  // Held for the whole of every call of a sampling front end (compat/fuchsia): a fork waits for
+  // it, so a child never inherits it held.
+  std::mutex &sampling_calls() { return sampling_calls_; }
 
   // System-wide context (caller holds system_calls()).
   Context *system_context() const { return system_.get(); }
@@ -53,6 +58,12 @@ class Registry {
   // Every live counting group, so that fork can lock and release them.
   void AddGroup(CountingGroup *group);
   void RemoveGroup(CountingGroup *group);
+  // Every live sampling session, so that fork can hold their drains and the child forget them.
+  void AddSamplingSession(SamplingSession *session);
+  void RemoveSamplingSession(SamplingSession *session);
+  // Run in a child of fork after the parent's sessions are let go of and every lock released
+  // (see SamplingSession::AtForkInChild); the same handler twice is kept once.
+  void AddForkChildHandler(void (*handler)());
 
  private:
   Registry();
@@ -63,6 +74,7 @@ class Registry {
 
   std::mutex system_calls_;
   std::mutex third_party_calls_;
+  std::mutex sampling_calls_;
   std::unique_ptr<Context> system_;
   State *state_;
 };

@@ -1,6 +1,7 @@
 // FakeKernel: rules first, then the real kernel.
 #include "support/fake_kernel.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,7 +44,15 @@ void FakeKernel::Clear() {
   open_hook_ = nullptr;
   files_.clear();
   directories_.clear();
+  ring_memory_ = nullptr;
+  ring_size_ = 0;
   calls_.fill(0);
+}
+
+void FakeKernel::ServeRing(void *memory, size_t size) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ring_memory_ = memory;
+  ring_size_ = size;
 }
 
 int FakeKernel::Calls(Op op) const {
@@ -196,6 +205,25 @@ int FakeKernel::MapPerfPage(int fd, const perf_event_mmap_page **page) {
 }
 void FakeKernel::UnmapPerfPage(const perf_event_mmap_page *page) {
   pmapi::RealKernel().UnmapPerfPage(page);
+}
+int FakeKernel::MapRing(int fd, size_t size, void **ring) {
+  if (int err = Check(Op::kMapRing, "")) return -err;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ring_memory_) {
+      if (size > ring_size_) return -ENOMEM;
+      *ring = ring_memory_;
+      return 0;
+    }
+  }
+  return pmapi::RealKernel().MapRing(fd, size, ring);
+}
+void FakeKernel::UnmapRing(void *ring, size_t size) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ring_memory_ && ring == ring_memory_) return;  // the test's memory
+  }
+  pmapi::RealKernel().UnmapRing(ring, size);
 }
 uint64_t FakeKernel::ReadPmc(uint32_t counter) { return pmapi::RealKernel().ReadPmc(counter); }
 uint64_t FakeKernel::ReadTimestamp() { return pmapi::RealKernel().ReadTimestamp(); }

@@ -24,6 +24,7 @@ class FakeKernel : public pmapi::Kernel {
     kIoctl,
     kRead,
     kClose,
+    kMapRing,
     kReadFile,
     kListDirectory,
     kAccess,
@@ -47,6 +48,10 @@ class FakeKernel : public pmapi::Kernel {
   // replaces a FailWith(kReadFile / kListDirectory) given for exactly that path.
   void SetFile(const std::string &path, const std::string &contents);
   void SetDirectory(const std::string &path, const std::vector<std::string> &names);
+  // Serves MapRing from `memory` (not owned, `size` bytes, page-aligned) instead of mapping the
+  // event, so that a test writes the records and data_head the kernel would; a larger request
+  // fails with ENOMEM. nullptr maps real rings again.
+  void ServeRing(void *memory, size_t size);
   // Forgets every rule.
   void Clear();
   // How many times `op` was called (including failed calls).
@@ -77,6 +82,9 @@ class FakeKernel : public pmapi::Kernel {
   void UnmapPerfPage(const perf_event_mmap_page *page) override;
   uint64_t ReadPmc(uint32_t counter) override;
   uint64_t ReadTimestamp() override;
+  // Failed with FailWith(kMapRing), served with ServeRing, or passed to the real kernel.
+  int MapRing(int fd, size_t size, void **ring) override;
+  void UnmapRing(void *ring, size_t size) override;
 
  private:
   struct Failure {
@@ -95,6 +103,8 @@ class FakeKernel : public pmapi::Kernel {
   std::function<int(const perf_event_attr &)> open_hook_;
   std::map<std::string, std::string, std::less<>> files_;
   std::map<std::string, std::vector<std::string>> directories_;
+  void *ring_memory_ = nullptr;
+  size_t ring_size_ = 0;
   std::array<int, static_cast<size_t>(Op::kWriteFileAtomically) + 1> calls_{};
 };
 

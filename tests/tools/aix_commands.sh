@@ -151,6 +151,9 @@ hpmcount)
   "$bin/hpmcount" -m cpi_breakdown ls >/dev/null 2>"$work/err"
   check "hpmcount -m cpi_breakdown ls: usage error 2" test $? = 2
   check "... naming the group and pmlist" grep -q "unknown group 'cpi_breakdown' (pmlist -g -1 lists the groups)" "$work/err"
+  "$bin/hpmcount" -o "$work/no/such/dir/run" -g pm_sw_basic "$workload" exit 3 >/dev/null 2>"$work/err"
+  check "-o into a missing directory: 125, the command not run" test $? = 125
+  check "... said so" grep -q "^hpmcount: cannot write $work/no/such/dir/run_0000\.[0-9]*: " "$work/err"
   HPM_EVENT_SET=", ," "$bin/hpmcount" true >/dev/null 2>"$work/err"
   check "HPM_EVENT_SET naming nothing: usage error 2" test $? = 2
   check "... said so" grep -q "^hpmcount: HPM_EVENT_SET: names no group or event" "$work/err"

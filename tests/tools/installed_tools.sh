@@ -217,7 +217,7 @@ exit)
   # -o that cannot be opened: 125 before the command starts (docs/pmcount.1, EXIT STATUS).
   "$pmcount" -o "$work/no/such/dir/counts" -e $ev -- touch "$work/ran" 2>"$work/out"
   check "-o unopenable: 125" test $? = 125
-  check "-o unopenable: says why" grep -q "^pmcount: cannot open $work/no/such/dir/counts: " "$work/out"
+  check "-o unopenable: says why" grep -q "^pmcount: cannot write $work/no/such/dir/counts: " "$work/out"
   check "-o unopenable: the command never ran" test ! -e "$work/ran"
   # Another user's link at the -o path (in /tmp, say) is not followed: root's pmcount would
   # truncate whatever it names. Refused like an unopenable file; a link of one's own is fine.
@@ -228,10 +228,16 @@ exit)
     "$pmcount" -o "$work/planted" -x, -e $ev -- touch "$work/ran" 2>"$work/out"
     check "-o another user's link: 125" test $? = 125
     check "-o another user's link: says why" \
-      grep -q "^pmcount: cannot open $work/planted: it is a symbolic link of user 65534" "$work/out"
+      grep -q "^pmcount: cannot write $work/planted: it is a symbolic link of user 65534" "$work/out"
     check "-o another user's link: the file it names is unchanged" \
       test "$(cat "$work/victim")" = precious
     check "-o another user's link: the command never ran" test ! -e "$work/ran"
+    # Nor behind a link of one's own: every link on the way is checked.
+    ln -s "$work/planted" "$work/own-to-planted"
+    "$pmcount" -o "$work/own-to-planted" -x, -e $ev -- touch "$work/ran" 2>"$work/out"
+    check "-o one's link to another user's link: 125" test $? = 125
+    check "-o one's link to another user's link: the file is unchanged" \
+      test "$(cat "$work/victim")" = precious
     ln -s "$work/own-target" "$work/own-link"
     n=$(random_n)
     "$pmcount" -o "$work/own-link" -x, -e $ev -- "$workload" getppid "$n" 2>"$work/out"

@@ -17,7 +17,7 @@
 #include "counting.h"
 #include "hpm_report.h"
 #include "multiplex_plan.h"
-#include "output_file.h"
+#include "output_file.h"  // src/tools/common: one policy for every tool's files
 #include "program_plan.h"
 
 namespace aix {
@@ -162,33 +162,31 @@ std::string MakePrograms(const Prepared &prepared, Programs *programs) {
   return pmcount::MakeMultiplexPlan(prepared.sets, prepared.mode, prepared.slice_ms, &programs->mx);
 }
 
-// Where the report goes: standard output, or the -o file (opened before anything runs).
+// Where the report goes: standard output, or the -o file, opened before anything runs by the
+// tools' one output-file policy (src/tools/common/output_file.h: another user's link refused).
 class Destination {
  public:
-  ~Destination() {
-    if (fd_ > STDERR_FILENO) close(fd_);
-  }
   bool Open(const std::string &path, std::string *error) {
     if (path.empty()) return true;
-    name_ = path;
-    fd_ = pmcount::OpenOutputFile(path, error);
-    return fd_ >= 0;
+    *error = file_.OpenStream(path);
+    return error->empty();
   }
-  bool Write(const std::string &text) {
+  // Returns "" or "cannot write ...: why".
+  std::string Write(const std::string &text) {
+    if (file_.fd() >= 0) return file_.Write(text.data(), text.size());
     size_t done = 0;
     while (done < text.size()) {
-      const ssize_t n = write(fd_, text.data() + done, text.size() - done);
+      const ssize_t n = write(STDOUT_FILENO, text.data() + done, text.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
+      if (n <= 0)
+        return std::string("cannot write standard output: ") + strerror(n < 0 ? errno : EIO);
       done += static_cast<size_t>(n);
     }
-    return true;
+    return "";
   }
-  const std::string &name() const { return name_; }
 
  private:
-  int fd_ = STDOUT_FILENO;
-  std::string name_ = "standard output";
+  tools::OutputFile file_;
 };
 
 std::vector<int> OnlineCpus() {
@@ -355,10 +353,9 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   report.wall_seconds = static_cast<double>(end - start) / 1e9;
   report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
   if (options.quiet && options.output.empty()) return command.exit_status();
-  if (!out.Write(FormatReport(report))) {
-    fprintf(stderr, "hpmcount: cannot write the report to %s: %s\n", out.name().c_str(),
-            strerror(errno));
-  }
+  error = out.Write(FormatReport(report));
+  // The command ran: its status is what a script tests; the message says what was lost.
+  if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
   return command.exit_status();
 }
 
@@ -427,9 +424,9 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     report.wall_seconds = static_cast<double>(end - begin) / 1e9;
     if (options.timestamps) report.timestamp = RealTimeStamp();
     report.sets = Results(prepared, programs, delta, cpus.size(), report.wall_seconds);
-    if (!out.Write(FormatReport(report))) {
-      fprintf(stderr, "hpmstat: cannot write the report to %s: %s\n", out.name().c_str(),
-              strerror(errno));
+    error = out.Write(FormatReport(report));
+    if (!error.empty()) {
+      fprintf(stderr, "hpmstat: %s\n", error.c_str());
       return kFailed;
     }
     if (signal != 0) break;  // interrupted: the partial interval is reported, then stop

@@ -127,12 +127,14 @@ int Main(int argc, char **argv) {
   }
 
   int fd = STDERR_FILENO;
+  tools::OutputFile output_file;  // closed on return
   if (options.output_path == "-") {
     fd = STDOUT_FILENO;  // not /dev/stdout: opening that with O_TRUNC would cut a file short
   } else if (!options.output_path.empty()) {
-    fd = OpenOutputFile(options.output_path, &error);
     // Before the command runs: it is not run (docs/pmcount.1, EXIT STATUS).
-    if (fd < 0) return Failure(error);
+    error = output_file.OpenStream(options.output_path);
+    if (!error.empty()) return Failure(error);
+    fd = output_file.fd();
   }
   Output output(fd, fd == STDERR_FILENO   ? "standard error"
                     : fd == STDOUT_FILENO ? "standard output"
@@ -161,9 +163,7 @@ int Main(int argc, char **argv) {
       printer = MakeJsonPrinter();
       break;
   }
-  const int status = RunSession(setup, &report, printer.get(), &output);
-  if (fd != STDERR_FILENO && fd != STDOUT_FILENO) close(fd);
-  return status;
+  return RunSession(setup, &report, printer.get(), &output);
 }
 
 }  // namespace

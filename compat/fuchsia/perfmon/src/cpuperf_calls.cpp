@@ -4,44 +4,39 @@
 // handles: there the parent's gets ZX_ERR_BAD_HANDLE too. No exception leaves these functions.
 #include "lib/perfmon/cpuperf.h"
 
-#include <pthread.h>
-
 #include <mutex>
 #include <new>
 
+#include "core/sampling_session.h"
 #include "engine.h"
 
 namespace {
 
-std::mutex g_mutex;
-perfmon::Engine *g_engine = nullptr;
+perfmon::Engine *g_engine = nullptr;  // guarded by CallLock
 cpuperf_handle_t g_handle = 0;
 cpuperf_handle_t g_next_handle = 1;
 thread_local std::string t_last_error;
 
-// Fork: the lock is taken around it, so that the child never inherits it held by a thread it
-// does not have; the child then drops the parent's engine without touching the events it
-// shares with the parent, and the parent's handle number is unknown in the child.
-void LockBeforeFork() { g_mutex.lock(); }
-void UnlockInParent() { g_mutex.unlock(); }
+// Held for the whole of every call: the core's lock for sampling front ends, which a fork waits
+// for, so a child never inherits it held.
+std::unique_lock<std::mutex> CallLock() {
+  return std::unique_lock<std::mutex>(pmapi::SamplingSession::FrontEndCalls());
+}
+
+// In a child of fork, after the core let go of the trace's events and rings: the parent's engine
+// is dropped (its buffers are this process's copies) and its handle is unknown here.
 void ForgetParentsHandleInChild() {
-  if (g_engine) {
-    g_engine->AbandonInChild();
-    delete g_engine;
-  }
+  delete g_engine;  // inherited: abandons, touching nothing of the parent's
   g_engine = nullptr;
   g_handle = 0;
-  g_mutex.unlock();
 }
-const bool g_fork_handlers =
-    pthread_atfork(&LockBeforeFork, &UnlockInParent, &ForgetParentsHandleInChild) == 0;
 
 // Runs `call` on the engine of `handle` (the handle stays valid meanwhile: calls on one handle
 // are serialized with close).
 template <typename Call>
 zx_status_t OnHandle(cpuperf_handle_t handle, Call &&call) {
   try {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     if (!g_engine || handle != g_handle) return ZX_ERR_BAD_HANDLE;
     return call(*g_engine);
   } catch (const std::bad_alloc &) {
@@ -56,10 +51,10 @@ zx_status_t OnHandle(cpuperf_handle_t handle, Call &&call) {
 extern "C" {
 
 zx_status_t cpuperf_open(cpuperf_handle_t *handle) {
-  (void)g_fork_handlers;
   if (!handle) return ZX_ERR_INVALID_ARGS;
   try {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    pmapi::SamplingSession::AtForkInChild(&ForgetParentsHandleInChild);
+    auto lock = CallLock();
     if (!perfmon::ClaimDevice()) return ZX_ERR_ALREADY_BOUND;
     g_engine = new perfmon::Engine;
     g_handle = g_next_handle++;
@@ -73,7 +68,7 @@ zx_status_t cpuperf_open(cpuperf_handle_t *handle) {
 }
 
 zx_status_t cpuperf_close(cpuperf_handle_t handle) {
-  std::lock_guard<std::mutex> lock(g_mutex);
+  auto lock = CallLock();
   if (!g_engine || handle != g_handle) return ZX_ERR_BAD_HANDLE;
   delete g_engine;  // terminates
   g_engine = nullptr;

@@ -1,19 +1,17 @@
 #include "session.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <new>
 
 #include "base/kernel.h"
 #include "config_check.h"
 #include "event_ids.h"
+#include "fuchsia_common/zx_status_from_errno.h"
 
 namespace perfmon {
 namespace {
@@ -23,31 +21,7 @@ namespace {
 // to 32 KiB for a user within perf_event_mlock_kb. The drain thread wakes each time 64 KiB
 // came in (a quarter of the ring an unprivileged user usually gets), or every 100 ms.
 constexpr size_t kRingPages = 512;
-constexpr size_t kMinRingPages = 8;
 constexpr uint32_t kWakeupBytes = 64 * 1024;
-
-zx_status_t StatusForOpenErrno(int err) {
-  switch (err) {
-    case EACCES:
-    case EPERM:
-      return ZX_ERR_ACCESS_DENIED;
-    case ENOENT:
-    case EOPNOTSUPP:
-    case ENODEV:
-      return ZX_ERR_NOT_SUPPORTED;
-    case ESRCH:
-      return ZX_ERR_NOT_FOUND;
-    case EMFILE:
-    case ENFILE:
-    case EBUSY:
-    case ENOSPC:
-      return ZX_ERR_NO_RESOURCES;
-    case ENOMEM:
-      return ZX_ERR_NO_MEMORY;
-    default:
-      return ZX_ERR_INVALID_ARGS;
-  }
-}
 
 std::string Describe(perfmon_event_id_t event, int cpu, const char *what, int err) {
   std::string name;
@@ -125,30 +99,35 @@ zx_status_t Session::Open(const perfmon_config_t &config, const perfmon_target_t
                           const std::vector<int> &cpus, const std::vector<TraceBuffer *> &buffers,
                           std::unique_ptr<Session> *out, std::string *why) {
   std::unique_ptr<Session> session(new Session);
-  session->wait_for_exec_ = target.pid > 0 && target.enable_on_exec;
+  Session *s = session.get();
+  s->wait_for_exec_ = target.pid > 0 && target.enable_on_exec;
+  pmapi::Status core = pmapi::SamplingSession::Create(
+      [s](size_t ring, const perf_event_header &header, const uint8_t *record) {
+        s->Record(ring, header, record);
+      },
+      &s->sampling_);
+  if (!core.ok()) {
+    *why = core.detail();
+    return fuchsia_common::ZxStatusFromErrno(core.kernel_errno());
+  }
   for (size_t i = 0; i < cpus.size(); ++i) {
     auto cpu = std::make_unique<Cpu>();
     cpu->cpu = cpus[i];
     cpu->buffer = buffers[i];
     for (int &fd : cpu->fds) fd = -1;
-    session->cpus_.push_back(std::move(cpu));
-    zx_status_t status = session->OpenCpu(config, target, session->cpus_.back().get(), why);
+    s->cpus_.push_back(std::move(cpu));
+    s->sampling_->AddRingOfFirstSample(cpus[i], kRingPages);
+    zx_status_t status = s->OpenCpu(config, target, i, why);
     if (status != ZX_OK) return status;
-  }
-  if (session->sampling_) {
-    session->wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (session->wake_fd_ < 0) {
-      *why = std::string("eventfd: ") + strerror(errno);
-      return ZX_ERR_NO_RESOURCES;
-    }
   }
   *out = std::move(session);
   return ZX_OK;
 }
 
 zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_target_t &target,
-                             Cpu *cpu, std::string *why) {
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
+                             size_t ring, std::string *why) {
+  Cpu *cpu = cpus_[ring].get();
+  bool ring_owned = false;  // by this CPU's first sampling event
   size_t n = CountEvents(config);
   int timebase = -1;
   for (size_t i = 0; i < n; ++i) {
@@ -213,138 +192,76 @@ zx_status_t Session::OpenCpu(const perfmon_config_t &config, const perfmon_targe
       attr.inherit = follower ? group_inherits : 1;
       if (!follower && wait_for_exec_) attr.enable_on_exec = 1;
     }
-    if (slot.rate > 0 && cpu->ring_fd < 0 && collects_pcs) {
+    if (slot.rate > 0 && !ring_owned && collects_pcs) {
       // The first ring of a CPU also hears of new executable mappings, so that PCs in programs
       // started during the trace can be symbolized after they exit.
       attr.mmap = 1;
       attr.mmap2 = 1;
     }
     int group_fd = follower ? cpu->fds[timebase] : -1;
-    int fd = kernel.PerfEventOpen(attr, pid, cpu->cpu, group_fd);
-    if (fd == -EINVAL && attr.inherit && (attr.sample_type & PERF_SAMPLE_READ)) {
+    EventSlot &event = cpu->events.slots[i];
+    int fd = -1;
+    const char *step = "";
+    pmapi::Status opened =
+        sampling_->OpenEvent(ring, attr, pid, group_fd, &fd, &event.perf_id, &step);
+    if (opened.kernel_errno() == EINVAL && attr.inherit && (attr.sample_type & PERF_SAMPLE_READ)) {
       // Kernels before 6.12 refuse inherited group reads: trace the process itself only.
       attr.inherit = 0;
-      fd = kernel.PerfEventOpen(attr, pid, cpu->cpu, group_fd);
+      opened = sampling_->OpenEvent(ring, attr, pid, group_fd, &fd, &event.perf_id, &step);
     }
     if (leader) group_inherits = attr.inherit;
-    if (fd < 0) {
-      *why = Describe(slot.event, cpu->cpu, "perf_event_open", -fd);
-      if (fd == -EACCES || fd == -EPERM) *why += WhyDenied(attr, pid);
-      return StatusForOpenErrno(-fd);
+    if (!opened.ok()) {
+      const int err = opened.kernel_errno();
+      const bool opening = strcmp(step, "perf_event_open") == 0;
+      *why = Describe(slot.event, cpu->cpu, step, err);
+      if (opening && (err == EACCES || err == EPERM)) *why += WhyDenied(attr, pid);
+      if (!opening && err == EPERM)
+        *why += " (even 32 KiB is over perf_event_mlock_kb and RLIMIT_MEMLOCK)";
+      return fuchsia_common::ZxStatusFromErrno(err);
     }
     cpu->fds[i] = fd;
     cpu->rates[i] = slot.rate;
     cpu->reads_group[i] = leader && has_followers;
-    EventSlot &event = cpu->events.slots[i];
     event.event = slot.event;
     event.flags = slot.flags;
     event.sample_type = attr.sample_type;
-    int err = kernel.Ioctl(fd, PERF_EVENT_IOC_ID, reinterpret_cast<unsigned long>(&event.perf_id));
-    if (err < 0) {
-      *why = Describe(slot.event, cpu->cpu, "PERF_EVENT_IOC_ID", -err);
-      return ZX_ERR_INTERNAL;
-    }
-    if (slot.rate == 0) continue;
-    sampling_ = true;
-    if (cpu->ring_fd < 0) {
-      for (size_t pages = kRingPages; pages >= kMinRingPages; pages /= 2) {
-        err = cpu->ring.Map(fd, pages);
-        if (err != -EPERM && err != -ENOMEM) break;  // over the locked-memory limit: smaller
-      }
-      if (err < 0) {
-        *why = Describe(slot.event, cpu->cpu, "mapping its sample ring", -err);
-        if (err == -EPERM) *why += " (even 32 KiB is over perf_event_mlock_kb and RLIMIT_MEMLOCK)";
-        return err == -ENOMEM ? ZX_ERR_NO_MEMORY : ZX_ERR_NO_RESOURCES;
-      }
-      cpu->ring_fd = fd;
-    } else {
-      err = kernel.Ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, static_cast<unsigned long>(cpu->ring_fd));
-      if (err < 0) {
-        *why = Describe(slot.event, cpu->cpu, "PERF_EVENT_IOC_SET_OUTPUT", -err);
-        return ZX_ERR_INTERNAL;
-      }
-    }
+    if (slot.rate > 0) ring_owned = true;
   }
   return ZX_OK;
 }
 
 zx_status_t Session::Start(std::string *why) {
   if (!wait_for_exec_) {
-    pmapi::Kernel &kernel = pmapi::CurrentKernel();
-    for (auto &cpu : cpus_) {
-      for (size_t i = 0; i < cpu->events.count; ++i) {
-        int fd = cpu->fds[i];
-        if (fd < 0) continue;
-        // Followers are enabled already and follow their leader.
-        int err = kernel.Ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-        if (err < 0) {
-          *why = Describe(cpu->events.slots[i].event, cpu->cpu, "PERF_EVENT_IOC_ENABLE", -err);
-          return ZX_ERR_INTERNAL;
-        }
-      }
+    // Followers are enabled already and follow their leader.
+    pmapi::Status status = sampling_->Enable();
+    if (!status.ok()) {
+      *why = status.detail();
+      return ZX_ERR_INTERNAL;
     }
-  }
-  if (sampling_) {
-    // Made here, owned by the session: the drain thread allocates nothing of its own, which a
-    // fork child (without that thread) could neither free nor account for.
-    poll_fds_.clear();
-    poll_fds_.push_back({wake_fd_, POLLIN, 0});
-    for (auto &cpu : cpus_) {
-      if (cpu->ring_fd >= 0) poll_fds_.push_back({cpu->ring_fd, POLLIN, 0});
-    }
-    drainer_ = std::thread([this] { DrainLoop(); });
   }
   started_ = true;
   return ZX_OK;
 }
 
-void Session::DrainAll() {
-  for (auto &cpu : cpus_) {
-    if (!cpu->ring.mapped()) continue;
-    Cpu *c = cpu.get();
-    c->ring.Drain([c](const perf_event_header *record) {
-      if (record->type == PERF_RECORD_SAMPLE) {
-        if (!c->buffer->full()) ConvertSample(record, &c->events, c->buffer);
-      } else if (record->type == PERF_RECORD_LOST) {
-        c->buffer->MarkFull();  // the kernel dropped samples: say so, as a full buffer does
-      } else if (record->type == PERF_RECORD_MMAP2) {
-        KeepMapping(record, &c->mappings);
-      }
-    });
-    c->buffer->Publish();
+void Session::Record(size_t ring, const perf_event_header &header, const uint8_t *record) {
+  Cpu *c = cpus_[ring].get();
+  const auto *whole = reinterpret_cast<const perf_event_header *>(record);
+  if (header.type == PERF_RECORD_SAMPLE) {
+    if (!c->buffer->full()) ConvertSample(whole, &c->events, c->buffer);
+  } else if (header.type == PERF_RECORD_LOST) {
+    c->buffer->MarkFull();  // the kernel dropped samples: say so, as a full buffer does
+  } else if (header.type == PERF_RECORD_MMAP2) {
+    KeepMapping(whole, &c->mappings);
   }
-}
-
-void Session::DrainLoop() {
-  std::vector<pollfd> &fds = poll_fds_;
-  for (;;) {
-    int ready = poll(fds.data(), fds.size(), 100);
-    if (ready > 0 && (fds[0].revents & POLLIN)) return;  // Stop drains the rest itself
-    // A ring whose target exited reports POLLHUP from then on: stop polling it (it is still
-    // drained below and at Stop), or this loop would spin.
-    for (size_t i = 1; i < fds.size(); ++i) {
-      if (fds[i].revents & (POLLHUP | POLLERR)) fds[i].fd = -1;
-    }
-    DrainAll();
-  }
+  c->buffer->Publish();
 }
 
 void Session::Stop() {
   if (!started_ || stopped_) return;
   stopped_ = true;
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
-  for (auto &cpu : cpus_) {
-    for (size_t i = 0; i < cpu->events.count; ++i) {
-      if (cpu->fds[i] >= 0) kernel.Ioctl(cpu->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-    }
-  }
-  if (drainer_.joinable()) {
-    uint64_t one = 1;
-    ssize_t written = write(wake_fd_, &one, sizeof one);
-    (void)written;  // an eventfd write of 1 cannot fail short of overflow
-    drainer_.join();
-  }
-  if (sampling_) DrainAll();
+  sampling_->Disable();  // every sample taken is in its ring now
+  sampling_->StopDraining();
+  sampling_->Drain();
   for (auto &cpu : cpus_) WriteFinalRecords(cpu.get());
 }
 
@@ -355,24 +272,6 @@ std::vector<perfmon_mapping_t> Session::TakeMappings() {
     cpu->mappings.clear();
   }
   return all;
-}
-
-void Session::AbandonInChild() {
-  for (auto &cpu : cpus_) {
-    cpu->ring.Forget();
-    // Directly, not through the kernel seam: a test's double belongs to the parent's view.
-    for (int &fd : cpu->fds) {
-      if (fd >= 0) close(fd);
-      fd = -1;
-    }
-    cpu->ring_fd = -1;
-  }
-  if (wake_fd_ >= 0) close(wake_fd_);
-  wake_fd_ = -1;
-  // The drain thread was the parent's: the child has none to join. Its std::thread is reset in
-  // place, without a destructor that would end the process for a joinable thread.
-  new (&drainer_) std::thread();
-  stopped_ = true;
 }
 
 void Session::WriteFinalRecords(Cpu *cpu) {
@@ -404,15 +303,8 @@ void Session::WriteFinalRecords(Cpu *cpu) {
 }
 
 Session::~Session() {
-  Stop();
-  pmapi::Kernel &kernel = pmapi::CurrentKernel();
-  for (auto &cpu : cpus_) {
-    cpu->ring.Unmap();
-    for (int fd : cpu->fds) {
-      if (fd >= 0) kernel.Close(fd);
-    }
-  }
-  if (wake_fd_ >= 0) close(wake_fd_);
+  if (sampling_ && !sampling_->held_by_parent()) Stop();
+  sampling_.reset();  // first: its drainer writes into the CPUs' buffers
 }
 
 }  // namespace perfmon

@@ -1,18 +1,15 @@
-// One trace, from Start to Stop: the perf events of a staged config on every CPU, their sample
-// rings, and the thread that turns samples into records while the trace runs. Its destructor
-// closes every descriptor and mapping it made.
+// One trace, from Start to Stop: the perf events of a staged config on every CPU, as the core's
+// sampling session opens, redirects and drains them (one ring per CPU), turned into perfmon
+// records while the trace runs. Its destructor closes every descriptor and mapping it made.
 #pragma once
-
-#include <poll.h>
 
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "core/sampling_session.h"
 #include "lib/perfmon/types.h"
 #include "sample_converter.h"
-#include "sample_ring.h"
 #include "trace_buffer.h"
 
 namespace perfmon {
@@ -34,11 +31,9 @@ class Session {
   void Stop();
   // The executable mappings seen (when an event collects PCs); call after Stop.
   std::vector<perfmon_mapping_t> TakeMappings();
-  // In a fork child, for a session of the parent's: closes this process's copies of the event
-  // descriptors without disabling the events (the parent's), forgets the rings (never mapped
-  // in the child) and the drain thread (not running in the child). Destroying it does nothing
-  // more then.
-  void AbandonInChild();
+  // In a fork child, for a session of the parent's: the core has closed this process's copies
+  // of the descriptors and forgotten the rings and the drainer; destroying it does nothing more.
+  void AbandonInChild() { stopped_ = true; }
 
  private:
   struct Cpu {
@@ -48,24 +43,18 @@ class Session {
     int fds[PERFMON_MAX_NUM_EVENTS];
     uint32_t rates[PERFMON_MAX_NUM_EVENTS];
     bool reads_group[PERFMON_MAX_NUM_EVENTS];
-    SampleRing ring;
-    int ring_fd = -1;
     std::vector<perfmon_mapping_t> mappings;  // filled by the drain thread
   };
 
   Session() = default;
-  zx_status_t OpenCpu(const perfmon_config_t &config, const perfmon_target_t &target, Cpu *cpu,
+  zx_status_t OpenCpu(const perfmon_config_t &config, const perfmon_target_t &target, size_t ring,
                       std::string *why);
-  void DrainAll();
-  void DrainLoop();
+  void Record(size_t ring, const perf_event_header &header, const uint8_t *record);
   void WriteFinalRecords(Cpu *cpu);
 
+  std::unique_ptr<pmapi::SamplingSession> sampling_;  // ring i is cpus_[i]'s
   std::vector<std::unique_ptr<Cpu>> cpus_;
   bool wait_for_exec_ = false;
-  bool sampling_ = false;
-  int wake_fd_ = -1;              // eventfd: tells the drain thread to finish
-  std::vector<pollfd> poll_fds_;  // the drain thread's: the wake eventfd, then each ring
-  std::thread drainer_;
   bool started_ = false;
   bool stopped_ = false;
 };

@@ -79,5 +79,30 @@ TEST_F(Faults, EachKernelRefusalHasItsStatusAndClosesEverything) {
   api->Stop();
 }
 
+// A ring the locked-memory limits refuse at every size (EPERM, as the kernel says over
+// perf_event_mlock_kb), or out of memory: said so, with every descriptor closed.
+TEST_F(Faults, ARingThatCannotBeMappedIsSaidAndClosesEverything) {
+  std::unique_ptr<Api> api = OpenApi("c");
+  ASSERT_TRUE(api);
+  ASSERT_EQ(api->Initialize(Allocation(1)), ZX_OK);
+  ASSERT_EQ(api->SetTarget({getpid(), 0}), ZX_OK);
+  ASSERT_EQ(api->StageConfig(Config({{Id("linux:cpu-clock"), 100000, 0}})), ZX_OK);
+  const size_t fds = OpenDescriptors();
+  kernel_.FailWith(pmapi_test::FakeKernel::Op::kMapRing, EPERM);
+  EXPECT_EQ(api->Start(), ZX_ERR_ACCESS_DENIED);
+  EXPECT_NE(api->LastError().find("mapping its sample ring: Operation not permitted (even 32 KiB "
+                                  "is over perf_event_mlock_kb"),
+            std::string::npos)
+      << api->LastError();
+  EXPECT_EQ(OpenDescriptors(), fds);
+  kernel_.Clear();
+  kernel_.FailWith(pmapi_test::FakeKernel::Op::kMapRing, ENOMEM);
+  EXPECT_EQ(api->Start(), ZX_ERR_NO_MEMORY);
+  EXPECT_EQ(OpenDescriptors(), fds);
+  kernel_.Clear();
+  EXPECT_EQ(api->Start(), ZX_OK) << api->LastError();
+  api->Stop();
+}
+
 }  // namespace
 }  // namespace perfmon_test

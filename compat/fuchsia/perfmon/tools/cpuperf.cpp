@@ -270,7 +270,7 @@ std::string CheckOutputs(const Options &options, uint32_t traces) {
     for (uint32_t t = 0; t < traces; ++t) paths.push_back(BufferPath(spec, i, t));
   }
   for (const std::string &path : paths) {
-    std::string error = CheckOutput(path);
+    std::string error = tools::CheckOutputFile(path);
     if (!error.empty()) return error;
   }
   return "";
@@ -292,8 +292,8 @@ std::string SaveBuffers(perfmon::Controller *controller, uint32_t iteration, uin
     const uint8_t *bytes = static_cast<const uint8_t *>(map);
     trace.bytes.assign(bytes, bytes + end);
     munmap(map, size);
-    std::string error =
-        WriteOutput(BufferPath(spec, iteration, t), trace.bytes.data(), trace.bytes.size());
+    std::string error = tools::WriteOutputFile(BufferPath(spec, iteration, t), trace.bytes.data(),
+                                               trace.bytes.size());
     if (!error.empty()) return error;
     saved->push_back(std::move(trace));
   }
@@ -301,7 +301,7 @@ std::string SaveBuffers(perfmon::Controller *controller, uint32_t iteration, uin
 }
 
 std::string WriteResultSpec(const SessionSpec &spec, uint32_t iterations, uint32_t traces) {
-  OutputFile file;
+  tools::OutputFile file;
   std::string error = file.Open(spec.session_result_spec_path);
   if (!error.empty()) return error;
   fprintf(file.stream(),

@@ -84,7 +84,7 @@ std::string WritePprof(const std::string &path, const SessionSpec &spec,
   *samples = writer.sample_count();
   std::string error, compressed;
   if (!fuchsia_common::Gzip(writer.Serialize(), &compressed, &error)) return path + ": " + error;
-  return WriteOutput(path, compressed.data(), compressed.size());
+  return tools::WriteOutputFile(path, compressed.data(), compressed.size());
 }
 
 }  // namespace cpuperf

@@ -152,7 +152,7 @@ bool PrintRecords(FILE *out, const std::vector<SavedTrace> &traces) {
 
 std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
                              const std::vector<SavedTrace> &traces) {
-  OutputFile file;
+  tools::OutputFile file;
   std::string error = file.Open(path);
   if (!error.empty()) return error;
   FILE *out = file.stream();

@@ -7,10 +7,9 @@ target_link_libraries(sampler_bench_workload PRIVATE Threads::Threads)
 
 add_executable(sampler_bench ${CMAKE_CURRENT_LIST_DIR}/sampler_bench.cpp
                ${CMAKE_CURRENT_LIST_DIR}/../tools/recording.cpp
-               ${CMAKE_CURRENT_LIST_DIR}/../tools/outputs.cpp
-               ${CMAKE_CURRENT_LIST_DIR}/../tools/output_file.cpp)
+               ${CMAKE_CURRENT_LIST_DIR}/../tools/outputs.cpp)
 target_include_directories(sampler_bench PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../tools)
-target_link_libraries(sampler_bench PRIVATE zx_sampler fuchsia_common)
+target_link_libraries(sampler_bench PRIVATE zx_sampler fuchsia_common pmtools_common)
 target_compile_options(sampler_bench PRIVATE ${PMAPI_WARNINGS} -fno-omit-frame-pointer)
 add_dependencies(sampler_bench pmsample sampler_bench_workload)
 target_compile_definitions(sampler_bench PRIVATE

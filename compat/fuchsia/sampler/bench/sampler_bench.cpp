@@ -101,8 +101,9 @@ double PprofSeconds(size_t samples, size_t* distinct_stacks) {
   pmsample::RunFacts facts;
   facts.period_ns = 100000;
   // Made with O_EXCL and renamed into place: a link planted at the name in /tmp is replaced.
-  pmsample::OutputFile file;
-  bool ok = file.Open(path, &error) && pmsample::WritePprof(recording, facts, file, &error);
+  tools::OutputFile file;
+  error = file.Open(path);
+  bool ok = error.empty() && pmsample::WritePprof(recording, facts, file, &error);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!ok) std::fprintf(stderr, "sampler_bench: %s\n", error.c_str());
   *distinct_stacks = recording.stacks().size();

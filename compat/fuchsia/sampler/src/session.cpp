@@ -1,21 +1,21 @@
 // The session: regions are memfds mapped shared (the caller gets read-only descriptors of the
-// same memory), rings are drained by one library thread, and stop drains what is left itself.
+// same memory); the core's session opens the events, redirects them into one ring per CPU and
+// drains the rings into Record on its own thread; stop drains what is left itself.
 #include "session.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
 
+#include "base/kernel.h"
 #include "fuchsia_common/fxt.h"
+#include "fuchsia_common/zx_status_from_errno.h"
+#include "topology/cpu_list.h"
 
 namespace zx_sampler {
 namespace {
@@ -24,48 +24,54 @@ namespace fxt = fuchsia_common::fxt;
 
 constexpr size_t kRingPages = 128;  // 512 KiB: what perf_event_mlock_kb allows per CPU
 
-// The CPUs perf can open events on now ("0-3,6" in /sys/devices/system/cpu/online).
+// The CPUs perf can open events on now; every possible one if the kernel does not say.
 std::vector<bool> OnlineCpus(size_t possible) {
+  std::string text;
+  std::vector<int> listed;
+  if (pmapi::CurrentKernel().ReadFile("/sys/devices/system/cpu/online", &text) != 0 ||
+      !pmapi::ParseCpuList(text, &listed).ok())
+    return std::vector<bool>(possible, true);
   std::vector<bool> online(possible, false);
-  std::ifstream file("/sys/devices/system/cpu/online");
-  std::string list;
-  if (!(file >> list)) return std::vector<bool>(possible, true);
-  size_t at = 0;
-  while (at < list.size()) {
-    size_t comma = list.find(',', at);
-    std::string range =
-        list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    unsigned first = 0, last = 0;
-    int n = std::sscanf(range.c_str(), "%u-%u", &first, &last);
-    if (n == 1) last = first;
-    for (unsigned cpu = first; n >= 1 && cpu <= last && cpu < possible; ++cpu) online[cpu] = true;
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
+  for (int cpu : listed)
+    if (static_cast<size_t>(cpu) < possible) online[static_cast<size_t>(cpu)] = true;
   return online;
 }
 
 zx_status_t FromErrno(int error, const std::string& what, std::string* message) {
   *message = what + ": " + std::strerror(error);
-  switch (error) {
-    case ENOMEM:
-      return ZX_ERR_NO_MEMORY;
-    case EMFILE:
-    case ENFILE:
-    case ENOSPC:
-      return ZX_ERR_NO_RESOURCES;
-    case EACCES:
-    case EPERM:
-      return ZX_ERR_ACCESS_DENIED;
-    case ESRCH:
-      return ZX_ERR_BAD_STATE;
-    case ENOENT:
-    case ENODEV:
-    case EOPNOTSUPP:
-      return ZX_ERR_NOT_SUPPORTED;
-    default:
-      return ZX_ERR_INTERNAL;
-  }
+  return fuchsia_common::ZxStatusFromErrno(error);
+}
+
+// The core's failure, with its sentence (which names the CPU and thread).
+zx_status_t FromCore(const pmapi::Status& status, std::string* message) {
+  *message = status.detail();
+  return fuchsia_common::ZxStatusFromErrno(status.kernel_errno());
+}
+
+// The attributes every event of a session shares (a ring takes only events on one clock).
+perf_event_attr SessionAttributes() {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.disabled = 1;
+  attr.exclude_hv = 1;
+  // Timestamps on CLOCK_MONOTONIC: the records' ticks are its nanoseconds.
+  attr.use_clockid = 1;
+  attr.clockid = CLOCK_MONOTONIC;
+  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+  attr.sample_id_all = 1;
+  return attr;
+}
+
+// The event that owns a CPU's ring: counts nothing, needs no privilege, and wakes the drainer
+// when a quarter of the ring is used (the kernel caps it at a smaller ring).
+perf_event_attr RingAnchor() {
+  perf_event_attr attr = SessionAttributes();
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_DUMMY;
+  attr.exclude_kernel = 1;
+  attr.watermark = 1;
+  attr.wakeup_watermark = static_cast<uint32_t>(kRingPages * sysconf(_SC_PAGESIZE) / 4);
+  return attr;
 }
 
 // The user-space PCs of a callchain, without the kernel's context markers.
@@ -81,17 +87,23 @@ size_t UserPcs(const uint64_t* chain, uint64_t count, uint64_t* pcs) {
 zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<Session>* out,
                             std::string* error) {
   std::unique_ptr<Session> session(new Session);
-  session->period_ = config.period;
+  Session* s = session.get();
+  s->period_ = config.period;
+  pmapi::Status core = pmapi::SamplingSession::Create(
+      [s](size_t ring, const perf_event_header& header, const uint8_t* record) {
+        s->Record(ring, header, record);
+      },
+      &s->sampling_);
+  if (!core.ok()) return FromCore(core, error);
+  s->handle_ = s->sampling_->descriptor();
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t region_size = (config.buffer_size + page - 1) / page * page;
   long possible = sysconf(_SC_NPROCESSORS_CONF);
   if (possible < 1) possible = 1;
   std::vector<bool> online = OnlineCpus(static_cast<size_t>(possible));
-  session->wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (session->wake_fd_ < 0) return FromErrno(errno, "eventfd", error);
-  session->regions_.resize(static_cast<size_t>(possible));
-  for (size_t cpu = 0; cpu < session->regions_.size(); ++cpu) {
-    Region& region = session->regions_[cpu];
+  s->regions_.resize(static_cast<size_t>(possible));
+  for (size_t cpu = 0; cpu < s->regions_.size(); ++cpu) {
+    Region& region = s->regions_[cpu];
     std::string name = "zx_sampler_region_" + std::to_string(cpu);
     region.memfd = memfd_create(name.c_str(), MFD_CLOEXEC);
     if (region.memfd < 0) return FromErrno(errno, "memfd_create", error);
@@ -103,11 +115,9 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
     region.words = static_cast<uint64_t*>(map);
     region.size = region_size;
     if (!online[cpu]) continue;
-    region.ring.reset(new PerfRing);
-    int result = region.ring->Open(static_cast<int>(cpu), kRingPages);
-    if (result < 0) {
-      zx_status_t status =
-          FromErrno(-result, "opening the perf ring of CPU " + std::to_string(cpu), error);
+    core = s->sampling_->AddRing(static_cast<int>(cpu), RingAnchor(), kRingPages);
+    if (!core.ok()) {
+      zx_status_t status = FromCore(core, error);
       if (status == ZX_ERR_ACCESS_DENIED)
         *error +=
             " (/proc/sys/kernel/perf_event_paranoid above 2 refuses every user without "
@@ -115,42 +125,20 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
       return status;
     }
   }
-  session->drainer_ = std::thread([s = session.get()] { s->DrainLoop(); });
   *out = std::move(session);
   return ZX_OK;
 }
 
 Session::~Session() {
-  if (drainer_.joinable()) {
-    quit_.store(true);
-    uint64_t one = 1;
-    (void)!write(wake_fd_, &one, sizeof one);
-    drainer_.join();
-  }
-  for (int fd : thread_events_) {
-    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-    close(fd);
-  }
+  sampling_.reset();  // first: its drainer writes into the regions
   for (Region& region : regions_) {
-    region.ring.reset();
     if (region.words) munmap(region.words, region.size);
     if (region.memfd >= 0) close(region.memfd);
   }
-  if (wake_fd_ >= 0) close(wake_fd_);
 }
 
-void Session::ForgetInChild() {
-  for (int fd : thread_events_) close(fd);
-  for (Region& region : regions_) {
-    if (region.ring) region.ring->ForgetInChild();
-    if (region.words) munmap(region.words, region.size);
-    if (region.memfd >= 0) close(region.memfd);
-  }
-  if (wake_fd_ >= 0) close(wake_fd_);
-}
-
-zx_status_t Session::OpenThreadEvent(pid_t tid, int cpu, bool descendants, int* fd,
-                                     std::string* error) {
+zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
+  if (attached_.count(tid)) return ZX_OK;
   perf_event_attr attr = SessionAttributes();
   // The thread's own CPU time, as Fuchsia's per-CPU timer only fires while it runs.
   attr.type = PERF_TYPE_SOFTWARE;
@@ -160,7 +148,7 @@ zx_status_t Session::OpenThreadEvent(pid_t tid, int cpu, bool descendants, int* 
   attr.sample_max_stack = ZX_SAMPLER_MAX_FRAMES;
   attr.inherit = descendants ? 1 : 0;
   {
-    std::lock_guard<std::mutex> lock(drain_mutex_);
+    std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
     if (task_fn_) {
       attr.mmap = 1;
       attr.mmap2 = 1;
@@ -171,114 +159,56 @@ zx_status_t Session::OpenThreadEvent(pid_t tid, int cpu, bool descendants, int* 
   }
   // Time spent in system calls is sampled too (its user stack) when the kernel lets us see
   // kernel-mode samples; otherwise, as perf_event_paranoid 2 requires, user time only.
-  int result = -EACCES;
-  if (kernel_time_ != 0) {
+  pmapi::Status core;
+  bool user_only = kernel_time_ == 0;
+  if (!user_only) {
     attr.exclude_kernel = 0;
-    result = PerfEventOpen(attr, tid, cpu);
-    if (result >= 0) kernel_time_ = 1;
+    core = sampling_->AddTarget(tid, attr);
+    if (core.ok()) kernel_time_ = 1;
+    user_only = core.kernel_errno() == EACCES || core.kernel_errno() == EPERM;
   }
-  if (result == -EACCES || result == -EPERM) {
+  if (user_only) {
     attr.exclude_kernel = 1;
-    result = PerfEventOpen(attr, tid, cpu);
-    if (result >= 0) kernel_time_ = 0;
+    core = sampling_->AddTarget(tid, attr);
+    if (core.ok()) kernel_time_ = 0;
   }
-  if (result < 0) {
-    std::string what = "sampling thread " + std::to_string(tid) + " on CPU " + std::to_string(cpu);
-    zx_status_t status = FromErrno(-result, what, error);
-    if (status == ZX_ERR_BAD_STATE)
-      *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
+  if (core.kernel_errno() == ESRCH) {  // Fuchsia's attach: a thread gone is a bad state
+    *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
+    return ZX_ERR_BAD_STATE;
+  }
+  if (!core.ok()) {
+    zx_status_t status = FromCore(core, error);
     if (status == ZX_ERR_ACCESS_DENIED)
       *error +=
           " (another user's thread needs root or CAP_PERFMON; "
           "/proc/sys/kernel/perf_event_paranoid must be 2 or lower even for your own)";
     return status;
   }
-  if (ioctl(result, PERF_EVENT_IOC_SET_OUTPUT, regions_[static_cast<size_t>(cpu)].ring->fd()) !=
-      0) {
-    int e = errno;
-    close(result);
-    return FromErrno(e, "redirecting thread " + std::to_string(tid) + "'s samples", error);
-  }
-  *fd = result;
-  return ZX_OK;
-}
-
-zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
-  if (attached_.count(tid)) return ZX_OK;
-  std::vector<int> opened;
-  for (size_t cpu = 0; cpu < regions_.size(); ++cpu) {
-    if (!regions_[cpu].ring) continue;
-    int fd = -1;
-    zx_status_t status = OpenThreadEvent(tid, static_cast<int>(cpu), descendants, &fd, error);
-    if (status != ZX_OK) {
-      for (int f : opened) close(f);
-      return status;
-    }
-    opened.push_back(fd);
-  }
-  for (int fd : opened) {
-    if (running_) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-    thread_events_.push_back(fd);
-  }
   attached_.insert(tid);
   return ZX_OK;
 }
 
 zx_status_t Session::Start(std::string* error) {
-  if (running_) {
+  if (sampling_->enabled()) {
     *error = "the sampler is already started";
     return ZX_ERR_BAD_STATE;
   }
-  for (int fd : thread_events_) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-  running_ = true;
+  (void)sampling_->Enable();
   return ZX_OK;
 }
 
 zx_status_t Session::Stop(std::string* error) {
-  if (!running_) {
+  if (!sampling_->enabled()) {
     *error = "the sampler is not started";
     return ZX_ERR_BAD_STATE;
   }
-  // A disable returns once the event is off on its CPU, so every sample it took is in the
-  // ring: draining now leaves nothing behind.
-  for (int fd : thread_events_) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-  running_ = false;
-  std::lock_guard<std::mutex> lock(drain_mutex_);
-  DrainAll();
+  sampling_->Disable();  // every sample taken is in its ring now
+  sampling_->Drain();
   return ZX_OK;
 }
 
-void Session::DrainLoop() {
-  // Signals are the program's business: never delivered to this thread.
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  std::vector<pollfd> fds;
-  fds.push_back(pollfd{wake_fd_, POLLIN, 0});
-  for (Region& region : regions_)
-    if (region.ring) fds.push_back(pollfd{region.ring->fd(), POLLIN, 0});
-  while (!quit_.load()) {
-    // The timeout drains rings whose watermark a slow trickle of samples never reaches.
-    poll(fds.data(), fds.size(), 50);
-    if (fds[0].revents & POLLIN) {
-      uint64_t count;
-      (void)!read(wake_fd_, &count, sizeof count);
-    }
-    std::lock_guard<std::mutex> lock(drain_mutex_);
-    DrainAll();
-  }
-}
-
-void Session::DrainAll() {
-  for (Region& region : regions_) {
-    if (!region.ring) continue;
-    region.ring->Drain([&](const perf_event_header& header, const uint8_t* record) {
-      Record(region, header, record);
-    });
-  }
-}
-
-void Session::Record(Region& region, const perf_event_header& header, const uint8_t* record) {
+void Session::Record(size_t ring, const perf_event_header& header, const uint8_t* record) {
+  Region& region = regions_[static_cast<size_t>(sampling_->ring_cpu(ring))];
   const uint8_t* body = record + sizeof header;
   if (header.type == PERF_RECORD_LOST) {
     uint64_t lost[2];
@@ -381,10 +311,10 @@ void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) 
 }
 
 void Session::Info(zx_sampler_info_t* info) {
-  std::lock_guard<std::mutex> lock(drain_mutex_);
+  std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
   *info = zx_sampler_info_t{};
   info->region_count = static_cast<uint32_t>(regions_.size());
-  info->running = running_ ? 1 : 0;
+  info->running = sampling_->enabled() ? 1 : 0;
   info->region_size = regions_.empty() ? 0 : regions_[0].size;
   info->ticks_per_second = 1000000000;
   info->samples_written = written_;
@@ -426,7 +356,7 @@ zx_status_t Session::MapRegion(uint32_t index, const void** data, size_t* size,
 }
 
 void Session::SetTaskEvents(zx_sampler_task_event_fn fn, void* context) {
-  std::lock_guard<std::mutex> lock(drain_mutex_);
+  std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
   task_fn_ = fn;
   task_context_ = context;
 }

@@ -1,7 +1,8 @@
 // The C entry points: one live session at most, found by its handle; every call validates in
 // Fuchsia's order, records why it failed for zx_sampler_last_error, and lets no exception out.
-// A child of fork holds none of its parent's sessions (see ForgetSessionInChild).
-#include <pthread.h>
+// A child of fork holds none of its parent's sessions: the core lets go of everything the
+// session shares with the parent, then ForgetSessionInChild of the rest; the handle is then the
+// parent's (ZX_ERR_BAD_HANDLE).
 #include <time.h>
 
 #include <memory>
@@ -9,41 +10,31 @@
 #include <new>
 #include <string>
 
+#include "core/sampling_session.h"
 #include "session.h"
 
 #define ZX_SAMPLER_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
-std::mutex g_mutex;  // the session's lifetime and state changes
-std::unique_ptr<zx_sampler::Session> g_session;
+std::unique_ptr<zx_sampler::Session> g_session;  // guarded by CallLock
 thread_local std::string t_last_error;
-
-// After fork, in the child: the parent's session (its handle, for the message) and every
-// session abandoned so far, kept reachable rather than destroyed.
+// In a child of fork, the parent's session's handle, for the message; -1 elsewhere.
 int g_parents_handle = -1;
-zx_sampler::Session* g_forgotten = nullptr;
 
-// pthread_atfork: the session cannot be half-changed at the fork (g_mutex is held across
-// it), and the child forgets it. Closing a copy of a descriptor leaves the parent's event,
-// ring and region as they were, so nothing the child does reaches the parent's sampling; and
-// exit in the child no longer destroys a session whose drainer thread it does not have.
-void LockBeforeFork() { g_mutex.lock(); }
-void UnlockInParent() { g_mutex.unlock(); }
-void ForgetSessionInChild() {
-  if (g_session) {
-    g_parents_handle = g_session->handle();
-    g_session->ForgetInChild();
-    g_session->next_forgotten = g_forgotten;
-    g_forgotten = g_session.release();
-  }
-  g_mutex.unlock();
+// Held for the whole of every call that touches the session: the core's lock for sampling front
+// ends, which a fork waits for, so a child never inherits it held.
+std::unique_lock<std::mutex> CallLock() {
+  return std::unique_lock<std::mutex>(pmapi::SamplingSession::FrontEndCalls());
 }
 
-void WatchForks() {
-  static std::once_flag once;
-  std::call_once(once,
-                 [] { pthread_atfork(LockBeforeFork, UnlockInParent, ForgetSessionInChild); });
+// In a child of fork, after the core let go of everything the session shares with the parent:
+// the session is destroyed (which frees only this process's copies), its handle kept for the
+// message.
+void ForgetSessionInChild() {
+  if (!g_session) return;
+  g_parents_handle = g_session->handle();
+  g_session.reset();
 }
 
 zx_status_t Fail(zx_status_t status, std::string message) {
@@ -51,7 +42,7 @@ zx_status_t Fail(zx_status_t status, std::string message) {
   return status;
 }
 
-// The session for `handle` with g_mutex held, or the status Fuchsia returns: BAD_STATE when no
+// The session for `handle` with CallLock held, or the status Fuchsia returns: BAD_STATE when no
 // sampler exists, BAD_HANDLE when the handle is not the sampler's.
 zx_status_t Find(zx_handle_t handle, zx_sampler::Session** session) {
   if (static_cast<int>(handle) == g_parents_handle &&
@@ -86,7 +77,7 @@ zx_status_t Guarded(Body body) {
 
 zx_status_t Attach(zx_handle_t handle, zx_handle_t thread, uint32_t options) {
   return Guarded([&] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     if (thread == ZX_HANDLE_INVALID || thread > 0x7fffffffu)
@@ -115,8 +106,8 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_create(zx_handle_t resource, uint64_t o
       return Fail(ZX_ERR_INVALID_ARGS, "buffer_size must be 1 byte to 1 GiB");
     if (config->period < ZX_SAMPLER_MIN_PERIOD)
       return Fail(ZX_ERR_INVALID_ARGS, "period must be at least 10 us (10000 ns)");
-    WatchForks();
-    std::lock_guard<std::mutex> lock(g_mutex);
+    pmapi::SamplingSession::AtForkInChild(&ForgetSessionInChild);
+    auto lock = CallLock();
     if (g_session) return Fail(ZX_ERR_ALREADY_EXISTS, "a sampler session already exists");
     std::unique_ptr<zx_sampler::Session> session;
     zx_status_t status = zx_sampler::Session::Create(*config, &session, &t_last_error);
@@ -139,7 +130,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_attach_etc(zx_handle_t session, zx_hand
 
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_start(zx_handle_t handle) {
   return Guarded([&] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     return session->Start(&t_last_error);
@@ -148,7 +139,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_start(zx_handle_t handle) {
 
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_stop(zx_handle_t handle) {
   return Guarded([&] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     return session->Stop(&t_last_error);
@@ -157,7 +148,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_stop(zx_handle_t handle) {
 
 ZX_SAMPLER_EXPORT zx_status_t zx_handle_close(zx_handle_t handle) {
   return Guarded([&] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (Find(handle, &session) != ZX_OK) {
       if (static_cast<int>(handle) == g_parents_handle) return ZX_ERR_BAD_HANDLE;
@@ -173,7 +164,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_handle_close(zx_handle_t handle) {
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_get_info(zx_handle_t handle, zx_sampler_info_t* info) {
   return Guarded([&] {
     if (!info) return Fail(ZX_ERR_INVALID_ARGS, "info is required");
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     session->Info(info);
@@ -184,7 +175,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_get_info(zx_handle_t handle, zx_sampler
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_region_fd(zx_handle_t handle, uint32_t index, int* fd) {
   return Guarded([&] {
     if (!fd) return Fail(ZX_ERR_INVALID_ARGS, "fd_out is required");
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     return session->RegionFd(index, fd, &t_last_error);
@@ -195,7 +186,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_map_region(zx_handle_t handle, uint32_t
                                                     const void** data, size_t* size) {
   return Guarded([&] {
     if (!data || !size) return Fail(ZX_ERR_INVALID_ARGS, "data and size are required");
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     return session->MapRegion(index, data, size, &t_last_error);
@@ -206,7 +197,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_task_events(zx_handle_t handle,
                                                          zx_sampler_task_event_fn fn,
                                                          void* context) {
   return Guarded([&] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    auto lock = CallLock();
     zx_sampler::Session* session = nullptr;
     if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
     session->SetTaskEvents(fn, context);

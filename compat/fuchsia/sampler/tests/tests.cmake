@@ -34,10 +34,3 @@ add_test(NAME sampler.install_client
                  ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_C_COMPILER})
 set_tests_properties(sampler.install_client PROPERTIES TIMEOUT 300 RESOURCE_LOCK cmake_install)
 
-# The ring reader on its own (its source compiled in: the library exports only the C interface).
-add_executable(perf_ring_drain_test ${CMAKE_CURRENT_LIST_DIR}/perf_ring_drain_test.cpp
-                                    ${PROJECT_SOURCE_DIR}/compat/fuchsia/sampler/src/perf_ring.cpp)
-target_include_directories(perf_ring_drain_test PRIVATE ${PROJECT_SOURCE_DIR}/compat/fuchsia/sampler/src)
-target_link_libraries(perf_ring_drain_test PRIVATE GTest::gtest_main)
-target_compile_options(perf_ring_drain_test PRIVATE ${PMAPI_WARNINGS})
-gtest_discover_tests(perf_ring_drain_test DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.)

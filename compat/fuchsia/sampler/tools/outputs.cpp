@@ -36,10 +36,17 @@ class StringTable {
   uint16_t next_ = 1;
 };
 
+// Writes `size` bytes as the whole of `file` and puts it at its path.
+bool Save(tools::OutputFile& file, const void* data, size_t size, std::string* error) {
+  *error = file.Write(data, size);
+  if (error->empty()) *error = file.Commit();
+  return error->empty();
+}
+
 }  // namespace
 
 bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& raw_regions,
-                OutputFile& file, std::string* error) {
+                tools::OutputFile& file, std::string* error) {
   fxt::Writer writer;
   writer.Magic();
   writer.Initialization(1000000000);
@@ -81,10 +88,11 @@ bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& 
     writer.InstantEvent(ticks, s.pid, s.tid, category, leaf[index], {{stack_name, stack[index]}});
   }
   for (const auto& region : raw_regions) writer.Append(region.data(), region.size());
-  return file.Commit(writer.words().data(), writer.bytes(), error);
+  return Save(file, writer.words().data(), writer.bytes(), error);
 }
 
-bool WritePprof(Recording& recording, const RunFacts& facts, OutputFile& file, std::string* error) {
+bool WritePprof(Recording& recording, const RunFacts& facts, tools::OutputFile& file,
+                std::string* error) {
   fuchsia_common::PprofWriter writer({{"samples", "count"}, {"cpu", "nanoseconds"}},
                                      {"cpu", "nanoseconds"}, facts.period_ns);
   // Mappings are numbered as their first PC is met: the program's is met first.
@@ -119,7 +127,7 @@ bool WritePprof(Recording& recording, const RunFacts& facts, OutputFile& file, s
   if (!facts.command.empty()) writer.AddComment("pmsample " + facts.command);
   std::string compressed;
   if (!fuchsia_common::Gzip(writer.Serialize(), &compressed, error)) return false;
-  return file.Commit(compressed.data(), compressed.size(), error);
+  return Save(file, compressed.data(), compressed.size(), error);
 }
 
 std::string RawRegionPath(const std::string& prefix, size_t region) {
@@ -127,7 +135,7 @@ std::string RawRegionPath(const std::string& prefix, size_t region) {
 }
 
 bool WriteRawRegions(const std::vector<std::vector<uint64_t>>& raw_regions,
-                     std::vector<OutputFile>& files, std::string* error) {
+                     std::vector<tools::OutputFile>& files, std::string* error) {
   if (files.size() != raw_regions.size()) {
     *error = "the sampler has " + std::to_string(raw_regions.size()) + " regions, not the " +
              std::to_string(files.size()) + " files prepared for them";
@@ -136,7 +144,7 @@ bool WriteRawRegions(const std::vector<std::vector<uint64_t>>& raw_regions,
   for (size_t i = 0; i < raw_regions.size(); ++i) {
     std::vector<uint64_t> words = raw_regions[i];
     words.push_back(0);
-    if (!files[i].Commit(words.data(), words.size() * 8, error)) return false;
+    if (!Save(files[i], words.data(), words.size() * 8, error)) return false;
   }
   return true;
 }

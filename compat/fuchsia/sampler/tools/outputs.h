@@ -23,18 +23,19 @@ struct RunFacts {
 // The trace: magic, initialization, process and thread names, one instant event per sample
 // (named after its innermost function, its stack an interned string argument) that Perfetto
 // shows on the thread's track, and every raw sample record as the sampler wrote it.
-// Each writer fills a file opened before sampling began (see output_file.h).
+// Each writer fills a file opened before sampling began (src/tools/common/output_file.h).
 bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& raw_regions,
-                OutputFile& file, std::string* error);
+                tools::OutputFile& file, std::string* error);
 
 // The profile's first mapping, which pprof takes for the main binary and titles the profile
 // after, is facts.program's (when a sample has a PC in it), not whatever module came first.
-bool WritePprof(Recording& recording, const RunFacts& facts, OutputFile& file, std::string* error);
+bool WritePprof(Recording& recording, const RunFacts& facts, tools::OutputFile& file,
+                std::string* error);
 
 // "<prefix>.cpu<N>": each region's records and the zero word after them, one file per region.
 std::string RawRegionPath(const std::string& prefix, size_t region);
 bool WriteRawRegions(const std::vector<std::vector<uint64_t>>& raw_regions,
-                     std::vector<OutputFile>& files, std::string* error);
+                     std::vector<tools::OutputFile>& files, std::string* error);
 
 // The hottest functions by self samples, with their total (anywhere in the stack) share.
 std::string Summary(Recording& recording, const RunFacts& facts, size_t top);

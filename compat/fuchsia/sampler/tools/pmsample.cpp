@@ -164,21 +164,25 @@ int Fail(const std::string& message) {
   return kFailed;
 }
 
-// The files to write, opened before anything runs (see output_file.h); --raw has one per
-// region, that is per possible CPU, as the sampler makes them.
+// The files to write, opened before anything runs (src/tools/common/output_file.h); --raw has
+// one per region, that is per possible CPU, as the sampler makes them.
 struct Outputs {
-  pmsample::OutputFile trace, pprof;
-  std::vector<pmsample::OutputFile> raw;
+  tools::OutputFile trace, pprof;
+  std::vector<tools::OutputFile> raw;
 };
 
 bool OpenOutputs(const Options& options, Outputs* outputs, std::string* error) {
-  if (!options.trace.empty() && !outputs->trace.Open(options.trace, error)) return false;
-  if (!options.pprof.empty() && !outputs->pprof.Open(options.pprof, error)) return false;
+  auto open = [error](tools::OutputFile& file, const std::string& path) {
+    *error = file.Open(path);
+    return error->empty();
+  };
+  if (!options.trace.empty() && !open(outputs->trace, options.trace)) return false;
+  if (!options.pprof.empty() && !open(outputs->pprof, options.pprof)) return false;
   if (options.raw.empty()) return true;
   long regions = sysconf(_SC_NPROCESSORS_CONF);
   outputs->raw.resize(static_cast<size_t>(regions < 1 ? 1 : regions));
   for (size_t i = 0; i < outputs->raw.size(); ++i)
-    if (!outputs->raw[i].Open(pmsample::RawRegionPath(options.raw, i), error)) return false;
+    if (!open(outputs->raw[i], pmsample::RawRegionPath(options.raw, i))) return false;
   return true;
 }
 

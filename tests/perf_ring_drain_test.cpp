@@ -1,11 +1,10 @@
-// The sampler's ring reader (src/perf_ring.cpp), exactly: a tracepoint sampled at every hit
-// (syscalls:sys_enter_getppid, period 1) is redirected into a PerfRing, so N getppid calls
-// write exactly N sample records. Every drain must hand over every complete record, including
+// The core's ring reader (src/core/perf_ring.cpp) on the real kernel, exactly: a tracepoint sampled
+// at every hit (syscalls:sys_enter_getppid, period 1) is redirected into a PerfRing, so N getppid
+// calls write exactly N sample records. Every drain must hand over every complete record, including
 // the last one, which ends exactly at data_head, and records that wrap around the ring's end.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sched.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -16,7 +15,8 @@
 #include <cstring>
 #include <string>
 
-#include "perf_ring.h"
+#include "base/kernel.h"
+#include "core/perf_ring.h"
 
 namespace {
 
@@ -38,6 +38,17 @@ long GetppidTracepointId() {
   return -1;
 }
 
+// A dummy event of this thread on `cpu` that owns the ring, or -errno.
+int OpenAnchor(int cpu) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_DUMMY;
+  attr.exclude_kernel = 1;
+  attr.disabled = 1;
+  return pmapi::CurrentKernel().PerfEventOpen(attr, 0, cpu, -1);
+}
+
 class RingDrain : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,18 +61,26 @@ class RingDrain : public ::testing::Test {
     CPU_ZERO(&set);
     CPU_SET(cpu_, &set);
     ASSERT_EQ(sched_setaffinity(0, sizeof set, &set), 0);
-    ASSERT_EQ(ring_.Open(cpu_, 8), 0);  // 8 pages: the smallest ring, so that it wraps soon
-    perf_event_attr attr = zx_sampler::SessionAttributes();
+    anchor_ = OpenAnchor(cpu_);
+    ASSERT_GE(anchor_, 0) << strerror(-anchor_);
+    ASSERT_EQ(ring_.Map(anchor_, 8), 0);  // 8 pages: the smallest ring, so that it wraps soon
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.disabled = 1;
+    attr.sample_type = PERF_SAMPLE_TID;
     attr.type = PERF_TYPE_TRACEPOINT;
     attr.config = static_cast<uint64_t>(id);
     attr.sample_period = 1;
-    fd_ = zx_sampler::PerfEventOpen(attr, 0, cpu_);
+    pmapi::Kernel& kernel = pmapi::CurrentKernel();
+    fd_ = kernel.PerfEventOpen(attr, 0, cpu_, -1);
     ASSERT_GE(fd_, 0) << "perf_event_open: " << strerror(-fd_);
-    ASSERT_EQ(ioctl(fd_, PERF_EVENT_IOC_SET_OUTPUT, ring_.fd()), 0) << strerror(errno);
-    ASSERT_EQ(ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0), 0);
+    ASSERT_EQ(kernel.Ioctl(fd_, PERF_EVENT_IOC_SET_OUTPUT, static_cast<unsigned long>(anchor_)), 0);
+    ASSERT_EQ(kernel.Ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0), 0);
   }
   void TearDown() override {
+    ring_.Unmap();
     if (fd_ >= 0) close(fd_);
+    if (anchor_ >= 0) close(anchor_);
   }
   static void Getppid(int n) {
     for (int i = 0; i < n; ++i) syscall(SYS_getppid);
@@ -84,8 +103,9 @@ class RingDrain : public ::testing::Test {
     return samples;
   }
 
-  zx_sampler::PerfRing ring_;
+  pmapi::PerfRing ring_;
   int cpu_ = -1;
+  int anchor_ = -1;
   int fd_ = -1;
 };
 
