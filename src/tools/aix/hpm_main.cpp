@@ -4,7 +4,8 @@
 #include <stdio.h>
 
 #include "event_choice.h"
-#include "hpm_session.h"
+#include "hpm_run.h"
+#include "prepared.h"
 
 namespace aix {
 namespace {

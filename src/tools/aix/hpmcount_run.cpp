@@ -1,0 +1,94 @@
+#include "hpm_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "command.h"
+#include "counting.h"
+#include "destination.h"
+#include "set_results.h"
+
+namespace aix {
+namespace {
+
+constexpr int kFailed = 125;
+constexpr int kNotExecutable = 126, kNotFound = 127;
+
+using pmcount::Sample;
+
+}  // namespace
+
+int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
+  Programs programs;
+  std::string error = MakePrograms(prepared, &programs);
+  if (!error.empty()) {
+    fprintf(stderr, "hpmcount: %s\n", error.c_str());
+    return kFailed;
+  }
+  Destination out;
+  if (!options.output.empty() &&
+      !out.Open(HpmcountOutputName(options.output, getenv("MP_CHILD"), getpid()), &error)) {
+    fprintf(stderr, "hpmcount: %s\n", error.c_str());
+    return kFailed;  // as pmcount: the command is not run
+  }
+  pmcount::BlockWaitedSignals();
+  std::unique_ptr<pmcount::Counting> counting;
+  auto arm = [&](pid_t pid) -> int {
+    int rc;
+    const char *call;
+    if (programs.multiplexed) {
+      call = "pm_set_program_group_mx";
+      rc = pmcount::CountCommandMx(pid, programs.mx.prog, &counting);
+    } else {
+      call = "pm_set_program_group";
+      rc = pmcount::Arm(
+          &programs.plan,
+          [&](const pm_prog_t &prog) { return pmcount::CountCommand(pid, prog, &counting); },
+          [&] { counting.reset(); });
+    }
+    if (rc != 0) fprintf(stderr, "hpmcount: %s\n", pm_strerror(call, rc));
+    return rc;
+  };
+  pmcount::Command command;
+  const int rc = command.Start(options.command, arm);
+  if (rc == -1) {
+    const int err = command.exec_errno();
+    fprintf(stderr, "hpmcount: cannot run '%s': %s\n", options.command[0].c_str(),
+            err == ENOENT ? "command not found" : strerror(err));
+    return err == ENOENT ? kNotFound : kNotExecutable;
+  }
+  if (rc != 0) return kFailed;
+  const uint64_t start = pmcount::NowNs();
+  pmcount::WaitLoop(&command, 0, 0, [] {});
+  const uint64_t end = pmcount::NowNs();
+  const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
+  std::vector<Sample> samples(sets);
+  if (counting) {
+    const int read = counting->Read(&samples);
+    if (read != 0) {
+      for (Sample &sample : samples) sample.rc = read;
+    }
+    counting->Delete();
+  }
+  HpmReport report = BaseReport(options, prepared, programs.multiplexed);
+  const std::string &program = options.command[0];
+  report.workload =
+      program.substr(program.rfind('/') == std::string::npos ? 0 : program.rfind('/') + 1);
+  report.pid = command.pid();
+  report.has_usage = true;
+  report.usage = command.usage();
+  report.wall_seconds = static_cast<double>(end - start) / 1e9;
+  report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
+  if (options.quiet && options.output.empty()) return command.exit_status();
+  error = out.Write(FormatReport(report));
+  // The command ran: its status is what a script tests; the message says what was lost.
+  if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+  return command.exit_status();
+}
+
+}  // namespace aix
