@@ -215,6 +215,11 @@ hpmstat)
     check "as nobody: says root or CAP_PERFMON is needed" grep -q "needs root or CAP_PERFMON" "$work/nobody.err"
     check "as nobody: no report" test ! -s "$work/nobody.out"
   fi
+  # -U: microseconds, until interrupted, no derived metrics; the options after the interval.
+  timeout --preserve-status -s INT 1 "$bin/hpmstat" -U 200000 -g pm_sw_basic >"$work/U"
+  check "-U 200000 stopped after 1 s: exit 0" test $? = 0
+  check "-U: reports every 0.2 s" test "$(grep -c "^ Execution time" "$work/U")" -ge 3
+  check "-U: no derived metrics" test "$(grep -c "Derived metric" "$work/U")" = 0
   # Interrupted: the partial interval is reported, the exit is clean.
   "$bin/hpmstat" -g pm_sw_basic 10 5 >"$work/int" &
   stat_pid=$!

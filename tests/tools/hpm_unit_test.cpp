@@ -57,6 +57,10 @@ TEST(HpmOptions, HpmstatIntervalAndCount) {
   ASSERT_EQ(ParseHpmOptions(Tool::kHpmstat, {"-U", "500"}, &o), "");
   EXPECT_EQ(o.interval, 500);
   EXPECT_EQ(o.count, 0) << "-U counts until interrupted";
+  // Options after the operands, as scripts write them.
+  ASSERT_EQ(ParseHpmOptions(Tool::kHpmstat, {"-U", "200000", "-g", "pm_sw_basic"}, &o), "");
+  EXPECT_EQ(o.interval, 200000);
+  EXPECT_EQ(o.groups, "pm_sw_basic");
   ASSERT_EQ(ParseHpmOptions(Tool::kHpmstat, {"-uTr", "-@", "ALL", "5"}, &o), "");
   EXPECT_TRUE(o.user && o.timestamps && o.runlatch);
   EXPECT_EQ(o.wpar, "ALL");

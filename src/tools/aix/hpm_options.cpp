@@ -123,6 +123,9 @@ const char *ToolName(Tool tool) { return tool == Tool::kHpmcount ? "hpmcount" : 
 std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, HpmOptions *options) {
   HpmOptions o;
   o.tool = tool;
+  // hpmstat's operands are numbers, so options may come after them as well (a script writes
+  // "hpmstat -U 500 -g pm_basic"); hpmcount's end at the command, which owns what follows.
+  std::vector<std::string> operands;
   size_t i = 0;
   for (; i < args.size(); ++i) {
     const std::string &arg = args[i];
@@ -130,7 +133,11 @@ std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, Hpm
       ++i;
       break;
     }
-    if (arg.size() < 2 || arg[0] != '-') break;
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (tool == Tool::kHpmcount) break;
+      operands.push_back(arg);
+      continue;
+    }
     if (arg == "--help") {
       o.help = true;
       continue;
@@ -156,7 +163,8 @@ std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, Hpm
       if (!error.empty()) return error;
     }
   }
-  std::vector<std::string> rest(args.begin() + static_cast<long>(i), args.end());
+  std::vector<std::string> rest = operands;
+  rest.insert(rest.end(), args.begin() + static_cast<long>(i), args.end());
   if (o.help) {
     *options = o;
     return "";
