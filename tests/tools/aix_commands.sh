@@ -147,6 +147,10 @@ hpmcount)
   "$bin/hpmcount" -g pm_sw_basic no-such-command-here >/dev/null 2>"$work/err"
   check "command not found: 127" test $? = 127
   check "command not found: said so" grep -q "^hpmcount: cannot run 'no-such-command-here': command not found" "$work/err"
+  # A reader that leaves the pipe early costs the report, not the command's status.
+  "$bin/hpmcount" -g pm_sw_basic sh -c 'echo first; sleep 0.2; exit 4' 2>"$work/err" | head -1 >/dev/null
+  check "hpmcount ... | head -1: the command's status (4)" test "${PIPESTATUS[0]}" = 4
+  check "... and the lost report said on stderr" grep -q "^hpmcount: cannot write standard output: " "$work/err"
   # IBM's example (POWER's metric group): a clear usage error here.
   "$bin/hpmcount" -m cpi_breakdown ls >/dev/null 2>"$work/err"
   check "hpmcount -m cpi_breakdown ls: usage error 2" test $? = 2

@@ -1,6 +1,7 @@
 #include "hpm_run.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,10 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   report.wall_seconds = static_cast<double>(end - start) / 1e9;
   report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
   if (options.quiet && options.output.empty()) return command.exit_status();
+  // The command has ended: a reader gone from the pipe (hpmcount ... | head) must cost the
+  // report, said on stderr, not the command's exit status. Not before: the command inherits
+  // the disposition.
+  signal(SIGPIPE, SIG_IGN);
   error = out.Write(FormatReport(report));
   // The command ran: its status is what a script tests; the message says what was lost.
   if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());

@@ -1,5 +1,6 @@
 #include "hpm_run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/time.h>
 
@@ -84,6 +85,8 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     return kFailed;
   }
   pmcount::BlockWaitedSignals();
+  // A reader gone from the pipe ends the reports with a message and 125, not a silent death.
+  signal(SIGPIPE, SIG_IGN);
   const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
   std::vector<Sample> previous(sets * cpus.size());
   const uint64_t interval_ns =
