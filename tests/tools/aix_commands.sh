@@ -115,6 +115,13 @@ hpmcount)
   (cd "$work" && HPM_EVENT_GROUP=pm_site_getppid "$bin/hpmcount" -o data_hpm "$workload" getppid "$n" >/dev/null)
   files=("$work"/data_hpm_0000.*)
   check "hpmcount -o data_hpm: $ev is $n in ${files[0]##*/}" test "$(value "$ev" <"${files[0]}")" = "$n"
+  # HPM_LOG_DIR: a copy of the report in <dir>/hpm_log.<pid>, with -n too.
+  mkdir "$work/logs"
+  n=$(random_n)
+  HPM_LOG_DIR=$work/logs "$bin/hpmcount" -n -g pm_site_getppid "$workload" getppid "$n" >"$work/log.stdout"
+  files=("$work"/logs/hpm_log.*)
+  check "HPM_LOG_DIR: $ev is $n in logs/${files[0]##*/}" test "$(value "$ev" <"${files[0]}")" = "$n"
+  check "-n: nothing on stdout" test ! -s "$work/log.stdout"
   mkdir "$work/prof"
   n=$(random_n)
   (cd "$work" && HPM_EVENT_GROUP=pm_site_getppid "$bin/hpmcount" -nao prof/hpm "$workload" getppid "$n" >"$work/nao.stdout")

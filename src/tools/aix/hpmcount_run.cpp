@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <memory>
@@ -21,6 +22,22 @@ constexpr int kFailed = 125;
 constexpr int kNotExecutable = 126, kNotFound = 127;
 
 using pmcount::Sample;
+
+// HPM_LOG_DIR: AIX's hpmcount also writes the report to <dir>/hpm_log.<pid> when the variable
+// names an existing directory.
+void WriteLog(const std::string &text) {
+  const char *dir = getenv("HPM_LOG_DIR");
+  if (!dir || !*dir) return;
+  struct stat info;
+  if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+    fprintf(stderr, "hpmcount: HPM_LOG_DIR '%s' is not a directory: no hpm_log file written\n",
+            dir);
+    return;
+  }
+  const std::string path = std::string(dir) + "/hpm_log." + std::to_string(getpid());
+  const std::string error = tools::WriteOutputFile(path, text.data(), text.size());
+  if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+}
 
 }  // namespace
 
@@ -85,14 +102,17 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   report.usage = command.usage();
   report.wall_seconds = static_cast<double>(end - start) / 1e9;
   report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
-  if (options.quiet && options.output.empty()) return command.exit_status();
+  const std::string text = FormatReport(report);
   // The command has ended: a reader gone from the pipe (hpmcount ... | head) must cost the
   // report, said on stderr, not the command's exit status. Not before: the command inherits
   // the disposition.
   signal(SIGPIPE, SIG_IGN);
-  error = out.Write(FormatReport(report));
-  // The command ran: its status is what a script tests; the message says what was lost.
-  if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+  if (!options.quiet || !options.output.empty()) {
+    error = out.Write(text);
+    // The command ran: its status is what a script tests; the message says what was lost.
+    if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+  }
+  WriteLog(text);
   return command.exit_status();
 }
 
