@@ -212,11 +212,13 @@ the chosen events and the derived metrics of their group, in AIX's layout.
   -o file     write to file_<MP_CHILD or 0000>.<pid> instead of standard output
   -n          no report on standard output (the HPM Toolkit's flag; -o still writes)
   -b base     time, purr or spurr (the last two are the wall clock on Linux)
-  -a          MPI aggregation: not done here (libpmapi-mpi counts MPI jobs; docs/mpi.md)
+  -a          MPI aggregation: not done here (libpmapi-mpi counts MPI jobs: )" PMAPI_DOC_DIR
+         R"(/mpi.md)
   -h          this text
 
 Environment: HPM_EVENT_GROUP, HPM_EVENT_SET, HPM_PMD_GROUP, and a libHPM_events file in the
-working directory choose the events when no option does (see hpmcount(1)).
+working directory choose the events when no option does. More in hpmcount(1) and
+)" PMAPI_DOC_DIR R"(/tools.md ("Coming from AIX").
 )";
   }
   return R"(Usage: hpmstat [-b time_base] [-d] [-D metrics] [-g event_groups] [-H] [-k] [-u]
