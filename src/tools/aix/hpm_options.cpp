@@ -212,8 +212,7 @@ the chosen events and the derived metrics of their group, in AIX's layout.
   -o file     write to file_<MP_CHILD or 0000>.<pid> instead of standard output
   -n          no report on standard output (the HPM Toolkit's flag; -o still writes)
   -b base     time, purr or spurr (the last two are the wall clock on Linux)
-  -a          MPI aggregation: not done here (libpmapi-mpi counts MPI jobs: )" PMAPI_DOC_DIR
-           R"(/mpi.md)
+  -a          one report over a parallel job's tasks: HPM_LOG_DIR/hpm_log.<job>
   -h          this text
 
 Environment: HPM_EVENT_GROUP, HPM_EVENT_SET, HPM_PMD_GROUP, and a libHPM_events file in the

@@ -14,6 +14,7 @@
 #include "counting.h"
 #include "destination.h"
 #include "set_results.h"
+#include "task_aggregate.h"
 
 namespace aix {
 namespace {
@@ -37,6 +38,26 @@ void WriteLog(const std::string &text) {
   const std::string path = std::string(dir) + "/hpm_log." + std::to_string(getpid());
   const std::string error = tools::WriteOutputFile(path, text.data(), text.size());
   if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+}
+
+// -a: this task's counts into the job's sum in HPM_LOG_DIR. What cannot be done is said; the
+// command's status stands.
+void Aggregate(const HpmReport &report) {
+  const char *dir = getenv("HPM_LOG_DIR");
+  const TaskIdentity task = IdentifyTask();
+  std::string error;
+  if (!dir || !*dir) {
+    error = "HPM_LOG_DIR names no directory the tasks share";
+  } else if (!task.why.empty()) {
+    error = task.why;
+  } else {
+    std::string aggregate;
+    error = AddToAggregate(dir, task, report, &aggregate);
+  }
+  if (!error.empty()) {
+    fprintf(stderr, "hpmcount: -a: %s; no aggregate written, this task's report only\n",
+            error.c_str());
+  }
 }
 
 }  // namespace
@@ -113,6 +134,7 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
     if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
   }
   WriteLog(text);
+  if (options.aggregate) Aggregate(report);
   return command.exit_status();
 }
 

@@ -34,11 +34,6 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
                         " register; times are the wall clock");
   }
   if (options.runlatch) out.notes.push_back("-r: Linux has no run latch; counting is unchanged");
-  if (options.aggregate) {
-    out.notes.push_back(
-        "-a: hpmcount does not aggregate MPI tasks on Linux; link libpmapi-mpi into the job "
-        "for a cross-rank summary (" PMAPI_DOC_DIR "/mpi.md)");
-  }
   if (!options.tuning.empty()) {
     out.notes.push_back("-O " + options.tuning + ": no such tuning on Linux; ignored");
   }
