@@ -107,10 +107,6 @@ check_warnings() {
   done < <(real_pages)
 }
 
-# Pages and texts that other work in progress owns and that still name docs/ in the source
-# tree; they are converted when merged, and then this list empties.
-not_yet_converted=(cpuperf.1 pmsample.1)
-
 check_docs() {
   [[ $docdir_configured == */share/doc/libpmapi ]] ||
     fail "the docs are configured for $docdir_configured, not .../share/doc/libpmapi"
@@ -122,7 +118,6 @@ check_docs() {
   # Every path under the configured docdir a page or a --help names must be installed.
   {
     while read -r page; do
-      case " ${not_yet_converted[*]} " in *" $(basename "$page") "*) continue ;; esac
       if grep -Eq '(^|[^/a-z])docs/[a-z_]+\.md' "$page"; then
         fail "$page names a document by its source path: $(grep -Eo 'docs/[a-z_]+\.md' "$page" | head -1)"
       fi
