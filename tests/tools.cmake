@@ -79,3 +79,23 @@ endif()
 # scripts/bench's argument check, which must come before it builds or benchmarks anything.
 add_test(NAME tools.bench_usage
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench_usage.sh ${PROJECT_SOURCE_DIR})
+
+# hpmcount, hpmstat, pmlist's AIX queries and pmcycles (src/tools/aix, src/tools/pmlist): their
+# command lines and report layout as unit tests, and the installed commands run the way AIX
+# scripts run them (tools/aix_commands.sh: IBM's examples and the issue's lines, exact with
+# tracepoint counts through a site group table).
+add_executable(hpm_unit_test tools/hpm_unit_test.cpp)
+target_link_libraries(hpm_unit_test PRIVATE hpm_pure GTest::gtest_main)
+add_executable(pmlist_aix_unit_test tools/pmlist_aix_options_test.cpp)
+target_link_libraries(pmlist_aix_unit_test PRIVATE pmlist_pure GTest::gtest_main)
+foreach(test hpm_unit_test pmlist_aix_unit_test)
+  target_compile_options(${test} PRIVATE ${PMAPI_WARNINGS})
+  gtest_discover_tests(${test} DISCOVERY_TIMEOUT 60)
+endforeach()
+foreach(section hpmcount hpmstat pmlist pmcycles)
+  add_test(NAME tools.aix.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/aix_commands.sh ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.aix.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
+endforeach()

@@ -53,7 +53,7 @@ have_tracefs() {
 }
 # The id pmlist prints for EVENT (ids are the catalog's business: never hard-coded here).
 event_id() { "$pmlist" "$1" | awk -v ev="$1" '$2 == ev {print $1; exit}'; }
-group_id() { "$pmlist" -g "$1" | awk -v g="$1" '$2 == g {print $1; exit}'; }
+group_id() { "$pmlist" --groups "$1" | awk -v g="$1" '$2 == g {print $1; exit}'; }
 
 [[ -x $pmcount && -x $pmlist ]] || { echo "FAIL: $prefix/bin has no pmcount or pmlist" >&2; exit 1; }
 # Every section but binaries (run paths, no counting) counts syscall tracepoints.
@@ -556,7 +556,7 @@ binaries)
   # Every installed binary runs from the installed tree under a non-system prefix, with no
   # LD_LIBRARY_PATH, and finds the project's libraries in that tree: in the prefix as
   # installed, and in a copy elsewhere (a run path relative to $ORIGIN, not to the build).
-  expected=(cpuperf pmc pmcost pmcount pmlist pmsample)
+  expected=(cpuperf hpmcount hpmstat pmc pmcost pmcount pmcycles pmlist pmsample)
   installed=()
   for bin in "$prefix"/bin/*; do installed+=("$(basename "$bin")"); done
   check "bin/ holds exactly ${expected[*]} (got: ${installed[*]})" \

@@ -23,8 +23,7 @@ TEST(PmlistOptions, FiltersAndModes) {
 
 TEST(PmlistOptions, RefusesBadInput) {
   for (const std::vector<std::string> &args :
-       std::vector<std::vector<std::string>>{{"-s"},
-                                             {"-s", "good"},
+       std::vector<std::vector<std::string>>{{"-s", "good"},
                                              {"-s", "verified,"},
                                              {"--source", "gpu"},
                                              {"--bogus"},

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "aix_query.h"
 #include "listing.h"
 #include "options.h"
 #include "printing.h"
@@ -38,13 +39,22 @@ int Main(int argc, char **argv) {
   // program may use under that filter.
   pm_info2_t info;
   pm_groups_info_t groups = {};
-  const int rc = pm_initialize(options.status_filter | (options.groups ? PM_GET_GROUPS : 0), &info,
+  const bool want_groups = options.groups || options.aix != AixQuery::kNone;
+  const int rc = pm_initialize(options.status_filter | (want_groups ? PM_GET_GROUPS : 0), &info,
                                &groups, PM_CURRENT);
   if (rc != 0) {
     fprintf(stderr, "pmlist: %s\n", pm_strerror("pm_initialize", rc));
     return 1;
   }
   std::string text;
+  if (options.aix != AixQuery::kNone) {
+    const std::string why = AnswerAixQuery(options, info, groups, &text);
+    if (!why.empty()) {
+      fprintf(stderr, "pmlist: %s\n", why.c_str());
+      return 1;
+    }
+    return WriteAll(text) ? 0 : 1;
+  }
   if (options.groups) {
     std::vector<GroupRow> rows = ListGroups(options, info, groups);
     text = options.json ? GroupJson(info.proc_name, rows) : GroupTable(rows);

@@ -33,6 +33,13 @@ unsigned StatusBit(const std::string &name) {
   return 0;
 }
 
+unsigned FilterBit(const std::string &letter) {
+  if (letter == "v") return PM_VERIFIED;
+  if (letter == "u") return PM_UNVERIFIED;
+  if (letter == "c") return PM_CAVEAT;
+  return 0;
+}
+
 unsigned SourceBit(const std::string &name) {
   if (name == "table" || name == "tables") return kSourceTable;
   if (name == "pmu" || name == "libpfm4") return kSourcePmu;
@@ -64,10 +71,64 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       *out = args[++i];
       return true;
     };
+    // AIX's query letters, each with its argument.
+    auto query = [&](AixQuery which) -> std::string {
+      if (o.aix != AixQuery::kNone)
+        return "one AIX query at a time (-s, -g, -c, -e, -l, -D, -m, -S, -V)";
+      o.aix = which;
+      if (which == AixQuery::kSummary || which == AixQuery::kProcessors) return "";
+      if (!take_value(&o.aix_arg) || o.aix_arg.empty()) return "option " + arg + " needs a value";
+      return "";
+    };
+    const bool next_is_value = i + 1 < args.size() && !args[i + 1].empty() &&
+                               (args[i + 1][0] != '-' || args[i + 1] == "-1");
+    unsigned status_bits = 0;
+    const bool next_is_status =
+        i + 1 < args.size() && ParseSet(args[i + 1], "status", "", StatusBit, &status_bits).empty();
+    std::string error;
     if (arg == "-h" || arg == "--help") {
       o.help = true;
+    } else if (arg == "-g" && next_is_value) {
+      error = query(AixQuery::kGroups);  // AIX: -g -1 or -g GROUP
     } else if (arg == "-g" || arg == "--groups") {
-      o.groups = true;
+      o.groups = true;  // today's listing of every group (--groups PATTERN filters it)
+    } else if (arg == "-s" && !next_is_status) {
+      error = query(AixQuery::kSummary);  // AIX: the processor summary
+    } else if (arg == "-c") {
+      error = query(AixQuery::kCounters);
+    } else if (arg == "-e") {
+      error = query(AixQuery::kEvent);
+    } else if (arg == "-l") {
+      error = query(AixQuery::kProcessors);
+    } else if (arg == "-D") {
+      error = query(AixQuery::kDerived);
+    } else if (arg == "-m") {
+      error = query(AixQuery::kMetricGroups);
+    } else if (arg == "-S") {
+      error = query(AixQuery::kSets);
+    } else if (arg == "-V") {
+      error = query(AixQuery::kVariables);
+    } else if (arg == "-p") {
+      if (!take_value(&o.processor) || o.processor.empty()) return "option -p needs a processor";
+    } else if (arg == "-d") {
+      o.detailed = true;
+    } else if (arg == "-o") {
+      std::string format;
+      if (!take_value(&format)) return "option -o needs t, c or x";
+      if (format != "t" && format != "c" && format != "x") {
+        return "-o takes t (text), c (CSV) or x (XML); got '" + format + "'";
+      }
+      o.format = format[0];
+    } else if (arg == "-f") {
+      // AIX's filter letters: v verified, u unverified, c caveat.
+      std::string list;
+      if (!take_value(&list)) return "option -f needs a filter list (v,u,c)";
+      unsigned bits = 0;
+      error = ParseSet(list, "filter", "v, u, c", FilterBit, &bits);
+      if (error.empty()) {
+        o.status_filter = static_cast<int>(bits);
+        o.status_given = true;
+      }
     } else if (arg == "-v" || arg == "--verbose") {
       o.verbose = true;
     } else if (arg == "-j" || arg == "--json") {
@@ -76,16 +137,15 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       std::string list;
       if (!take_value(&list)) return "option " + arg + " needs a status list";
       unsigned bits = 0;
-      std::string error =
-          ParseSet(list, "status", "verified, caveat, unverified", StatusBit, &bits);
+      error = ParseSet(list, "status", "verified, caveat, unverified", StatusBit, &bits);
       if (!error.empty()) return error;
       o.status_filter = static_cast<int>(bits);
       o.status_given = true;
     } else if (arg == "--source") {
       std::string list;
       if (!take_value(&list)) return "option --source needs a source list";
-      std::string error = ParseSet(list, "source", "table, pmu, software, sysfs, tracepoint",
-                                   SourceBit, &o.sources);
+      error = ParseSet(list, "source", "table, pmu, software, sysfs, tracepoint", SourceBit,
+                       &o.sources);
       if (!error.empty()) return error;
       o.sources_given = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -95,9 +155,22 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       if (arg.empty()) return "an empty pattern matches everything: leave it out";
       o.pattern = arg;
     }
+    if (!error.empty()) return error;
     if (has_value && arg != "--status" && arg != "--source") {
       return "option " + arg + " takes no value";
     }
+  }
+  if (o.aix != AixQuery::kNone && !o.help) {
+    if (!o.pattern.empty()) {
+      return "AIX's queries take no pattern (got '" + o.pattern +
+             "'); today's listing does: pmlist --groups PATTERN, pmlist PATTERN";
+    }
+    if (o.groups || o.json || o.verbose || o.sources_given) {
+      return "-g, -j, -v and --source belong to today's listing, not to AIX's queries (-o c "
+             "gives CSV)";
+    }
+  } else if (!o.help && (o.detailed || o.format != 't')) {
+    return "-d and -o shape AIX's queries (-s, -g GROUP, -c, -e, ...): add one";
   }
   // Groups have no source and no encoding of their own: rather than ignore these silently,
   // say so (their members' sources and encodings are one `pmlist -v NAME` away).
@@ -123,16 +196,35 @@ each event's id, short name, status here, the counters it may go on, and its des
 
   PATTERN                 only entries whose name or description contains PATTERN
                           (any case)
-  -s, --status LIST       verified, caveat, unverified (comma-separated; default: all).
+      --status LIST       verified, caveat, unverified (comma-separated; default: all).
                           verified: the kernel counts it here; caveat: it counts, with a
                           difference the description states; unverified: it does not count
                           here, and the description says why
       --source LIST       table, pmu, software, sysfs, tracepoint (default: all)
-  -g, --groups            list the event groups instead: members and derived metrics
-                          (with -s and PATTERN; not with --source or -v)
+      --groups            list the event groups instead: members and derived metrics
+                          (with --status and PATTERN; not with --source or -v); -g alone
+                          too
   -v, --verbose           also show how each event is encoded for perf_event_open
   -j, --json              one JSON document instead of the table
   -h, --help              this text
+
+AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):
+  -s                      the processor summary
+  -g -1 | -g GROUP        every group, or one by name or number
+  -c -1 | -c N | -c N,EV  the events of every counter, of counter N, or EV on counter N
+  -e NAME                 one event, on every counter that takes it
+  -l                      the processors this pmlist knows (this machine's)
+  -D -1 | -D METRIC       the derived metrics, or one with its formula
+  -m -1 | -m GROUP        the derived metrics by group
+  -S -1 | -S SET          the sets (on Linux, the groups)
+  -V NAME                 a variable of the metric formulas
+  -p PROCESSOR            must name this machine's processor
+  -f v,u,c                status filter (verified, unverified, caveat)
+  -d                      each event's description too;  -o t|c|x: text, CSV or XML
+
+Migration: before AIX's options, -s took a status list and -g listed every group with an
+optional PATTERN. Both still work where AIX gives them no meaning (-s LIST, -g alone); the
+long forms --status LIST and --groups [PATTERN] always do.
 
 Ids are what pmapi programs (and pmcount -e) take: an event's id is its index in
 pm_initialize's lists. The curated table events come first and keep their ids on every

@@ -16,6 +16,21 @@ enum Source : unsigned {
 };
 constexpr unsigned kAllSources = 31;
 
+// AIX's queries (pmlist -s, -g GROUP, -c, -e, ...), printed in AIX's text layout
+// (aix_query.h). kNone: today's listing.
+enum class AixQuery {
+  kNone,
+  kSummary,       // -s
+  kGroups,        // -g -1 | -g GROUP
+  kCounters,      // -c -1 | -c COUNTER | -c COUNTER,EVENT
+  kEvent,         // -e SHORTNAME
+  kProcessors,    // -l
+  kDerived,       // -D -1 | -D METRIC
+  kMetricGroups,  // -m -1 | -m GROUP
+  kSets,          // -S -1 | -S SET
+  kVariables      // -V VARIABLE
+};
+
 struct Options {
   int status_filter = 7;  // PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT
   bool status_given = false;
@@ -26,6 +41,11 @@ struct Options {
   bool verbose = false;
   bool json = false;
   bool help = false;
+  AixQuery aix = AixQuery::kNone;
+  std::string aix_arg;    // the query's argument: "-1", a group, "2,PM_CYC", ...
+  std::string processor;  // -p: must be this machine's
+  bool detailed = false;  // -d: each event's description too
+  char format = 't';      // -o t|c|x
 };
 
 // Returns "" or what is wrong.

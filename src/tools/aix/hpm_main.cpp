@@ -1,0 +1,50 @@
+#include "hpm_main.h"
+
+#include <pmapi.h>
+#include <stdio.h>
+
+#include "event_choice.h"
+#include "hpm_run.h"
+#include "prepared.h"
+
+namespace aix {
+namespace {
+
+constexpr int kUsage = 2;
+constexpr int kFailed = 125;
+
+int UsageError(Tool tool, const std::string &message) {
+  fprintf(stderr, "%s: %s\nTry '%s -h' for more information.\n", ToolName(tool), message.c_str(),
+          ToolName(tool));
+  return kUsage;
+}
+
+}  // namespace
+
+int HpmMain(Tool tool, int argc, char **argv) {
+  HpmOptions options;
+  std::string error =
+      ParseHpmOptions(tool, std::vector<std::string>(argv + 1, argv + argc), &options);
+  if (!error.empty()) return UsageError(tool, error);
+  if (options.help) {
+    fputs(HpmUsage(tool).c_str(), stdout);
+    return 0;
+  }
+  pm_info2_t info;
+  pm_groups_info_t groups = {};
+  const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info,
+                               &groups, PM_CURRENT);
+  if (rc != 0) {
+    fprintf(stderr, "%s: %s\n", ToolName(tool), pm_strerror("pm_initialize", rc));
+    return kFailed;
+  }
+  EventChoice choice;
+  error = ChooseEvents(options, groups, &choice);
+  if (!error.empty()) return UsageError(tool, error);
+  Prepared prepared;
+  error = Prepare(options, choice, &prepared);
+  if (!error.empty()) return UsageError(tool, error);
+  return tool == Tool::kHpmcount ? RunHpmcount(options, prepared) : RunHpmstat(options, prepared);
+}
+
+}  // namespace aix

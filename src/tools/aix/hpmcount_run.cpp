@@ -1,0 +1,141 @@
+#include "hpm_run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "command.h"
+#include "counting.h"
+#include "destination.h"
+#include "set_results.h"
+#include "task_aggregate.h"
+
+namespace aix {
+namespace {
+
+constexpr int kFailed = 125;
+constexpr int kNotExecutable = 126, kNotFound = 127;
+
+using pmcount::Sample;
+
+// HPM_LOG_DIR: AIX's hpmcount also writes the report to <dir>/hpm_log.<pid> when the variable
+// names an existing directory.
+void WriteLog(const std::string &text) {
+  const char *dir = getenv("HPM_LOG_DIR");
+  if (!dir || !*dir) return;
+  struct stat info;
+  if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+    fprintf(stderr, "hpmcount: HPM_LOG_DIR '%s' is not a directory: no hpm_log file written\n",
+            dir);
+    return;
+  }
+  const std::string path = std::string(dir) + "/hpm_log." + std::to_string(getpid());
+  const std::string error = tools::WriteOutputFile(path, text.data(), text.size());
+  if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+}
+
+// -a: this task's counts into the job's sum in HPM_LOG_DIR. What cannot be done is said; the
+// command's status stands.
+void Aggregate(const HpmReport &report) {
+  const char *dir = getenv("HPM_LOG_DIR");
+  const TaskIdentity task = IdentifyTask();
+  std::string error;
+  if (!dir || !*dir) {
+    error = "HPM_LOG_DIR names no directory the tasks share";
+  } else if (!task.why.empty()) {
+    error = task.why;
+  } else {
+    std::string aggregate;
+    error = AddToAggregate(dir, task, report, &aggregate);
+  }
+  if (!error.empty()) {
+    fprintf(stderr, "hpmcount: -a: %s; no aggregate written, this task's report only\n",
+            error.c_str());
+  }
+}
+
+}  // namespace
+
+int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
+  Programs programs;
+  std::string error = MakePrograms(prepared, &programs);
+  if (!error.empty()) {
+    fprintf(stderr, "hpmcount: %s\n", error.c_str());
+    return kFailed;
+  }
+  Destination out;
+  if (!options.output.empty() &&
+      !out.Open(HpmcountOutputName(options.output, getenv("MP_CHILD"), getpid()), &error)) {
+    fprintf(stderr, "hpmcount: %s\n", error.c_str());
+    return kFailed;  // as pmcount: the command is not run
+  }
+  pmcount::BlockWaitedSignals();
+  std::unique_ptr<pmcount::Counting> counting;
+  auto arm = [&](pid_t pid) -> int {
+    int rc;
+    const char *call;
+    if (programs.multiplexed) {
+      call = "pm_set_program_group_mx";
+      rc = pmcount::CountCommandMx(pid, programs.mx.prog, &counting);
+    } else {
+      call = "pm_set_program_group";
+      rc = pmcount::Arm(
+          &programs.plan,
+          [&](const pm_prog_t &prog) { return pmcount::CountCommand(pid, prog, &counting); },
+          [&] { counting.reset(); });
+    }
+    if (rc != 0) fprintf(stderr, "hpmcount: %s\n", pm_strerror(call, rc));
+    return rc;
+  };
+  pmcount::Command command;
+  const int rc = command.Start(options.command, arm);
+  if (rc == -1) {
+    const int err = command.exec_errno();
+    fprintf(stderr, "hpmcount: cannot run '%s': %s\n", options.command[0].c_str(),
+            err == ENOENT ? "command not found" : strerror(err));
+    return err == ENOENT ? kNotFound : kNotExecutable;
+  }
+  if (rc != 0) return kFailed;
+  const uint64_t start = pmcount::NowNs();
+  pmcount::WaitLoop(&command, 0, 0, [] {});
+  const uint64_t end = pmcount::NowNs();
+  const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
+  std::vector<Sample> samples(sets);
+  if (counting) {
+    const int read = counting->Read(&samples);
+    if (read != 0) {
+      for (Sample &sample : samples) sample.rc = read;
+    }
+    counting->Delete();
+  }
+  HpmReport report = BaseReport(options, prepared, programs.multiplexed);
+  const std::string &program = options.command[0];
+  report.workload =
+      program.substr(program.rfind('/') == std::string::npos ? 0 : program.rfind('/') + 1);
+  report.pid = command.pid();
+  report.has_usage = true;
+  report.usage = command.usage();
+  report.wall_seconds = static_cast<double>(end - start) / 1e9;
+  report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
+  const std::string text = FormatReport(report);
+  // The command has ended: a reader gone from the pipe (hpmcount ... | head) must cost the
+  // report, said on stderr, not the command's exit status. Not before: the command inherits
+  // the disposition.
+  signal(SIGPIPE, SIG_IGN);
+  if (!options.quiet || !options.output.empty()) {
+    error = out.Write(text);
+    // The command ran: its status is what a script tests; the message says what was lost.
+    if (!error.empty()) fprintf(stderr, "hpmcount: %s\n", error.c_str());
+  }
+  WriteLog(text);
+  if (options.aggregate) Aggregate(report);
+  return command.exit_status();
+}
+
+}  // namespace aix

@@ -1,0 +1,123 @@
+#include "hpm_run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/time.h>
+
+#include <fstream>
+#include <memory>
+
+#include "aggregation.h"
+#include "command.h"
+#include "counting.h"
+#include "destination.h"
+#include "options.h"
+#include "set_results.h"
+
+namespace aix {
+namespace {
+
+constexpr int kUsage = 2;
+constexpr int kFailed = 125;
+
+using pmcount::Sample;
+
+std::vector<int> OnlineCpus() {
+  std::ifstream file("/sys/devices/system/cpu/online");
+  std::string text;
+  std::getline(file, text);
+  std::vector<int> cpus;
+  if (!pmcount::ParseCpuList(text, &cpus).empty()) cpus.clear();
+  return cpus;
+}
+
+std::string RealTimeStamp() {
+  struct timeval now;
+  gettimeofday(&now, nullptr);
+  char text[64];
+  snprintf(text, sizeof text, "%ld.%06ld", static_cast<long>(now.tv_sec),
+           static_cast<long>(now.tv_usec));
+  return text;
+}
+
+}  // namespace
+
+int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
+  if (!options.wpar.empty() && options.wpar != "ALL") {
+    fprintf(stderr,
+            "hpmstat: -@ %s: Linux has no workload partitions; -@ ALL counts the whole "
+            "machine\n",
+            options.wpar.c_str());
+    return kUsage;
+  }
+  Programs programs;
+  std::string error = MakePrograms(prepared, &programs);
+  if (!error.empty()) {
+    fprintf(stderr, "hpmstat: %s\n", error.c_str());
+    return kFailed;
+  }
+  const std::vector<int> cpus = OnlineCpus();
+  if (cpus.empty()) {
+    fprintf(stderr, "hpmstat: cannot read the online CPUs from /sys/devices/system/cpu/online\n");
+    return kFailed;
+  }
+  Destination out;
+  if (!out.Open(options.output, &error)) {
+    fprintf(stderr, "hpmstat: %s\n", error.c_str());
+    return kFailed;
+  }
+  std::unique_ptr<pmcount::Counting> counting;
+  int rc;
+  const char *call;
+  if (programs.multiplexed) {
+    call = "pm_set_program_mx";
+    rc = pmcount::CountSystemWideMx(programs.mx.prog, cpus, &counting);
+  } else {
+    call = "pm_set_program";
+    rc = pmcount::Arm(
+        &programs.plan,
+        [&](const pm_prog_t &prog) { return pmcount::CountSystemWide(prog, cpus, &counting); },
+        [&] { counting.reset(); });
+  }
+  if (rc != 0) {
+    // The library's sentence says what privilege is missing and how to get it.
+    fprintf(stderr, "hpmstat: %s\n", pm_strerror(call, rc));
+    return kFailed;
+  }
+  pmcount::BlockWaitedSignals();
+  // A reader gone from the pipe ends the reports with a message and 125, not a silent death.
+  signal(SIGPIPE, SIG_IGN);
+  const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
+  std::vector<Sample> previous(sets * cpus.size());
+  const uint64_t interval_ns =
+      static_cast<uint64_t>(options.interval) * (options.microseconds ? 1000u : 1000000000u);
+  for (long i = 0; options.count == 0 || i < options.count; ++i) {
+    const uint64_t begin = pmcount::NowNs();
+    const int signal = pmcount::WaitLoop(nullptr, begin + interval_ns, 0, [] {});
+    const uint64_t end = pmcount::NowNs();
+    std::vector<Sample> now(sets * cpus.size());
+    if (counting) {
+      const int read = counting->Read(&now);
+      if (read != 0) {
+        for (Sample &sample : now) sample.rc = read;
+      }
+    }
+    std::vector<Sample> delta(now.size());
+    for (size_t s = 0; s < now.size(); ++s) delta[s] = pmcount::Difference(now[s], previous[s]);
+    previous = now;
+    HpmReport report = BaseReport(options, prepared, programs.multiplexed);
+    report.wall_seconds = static_cast<double>(end - begin) / 1e9;
+    if (options.timestamps) report.timestamp = RealTimeStamp();
+    report.sets = Results(prepared, programs, delta, cpus.size(), report.wall_seconds);
+    error = out.Write(FormatReport(report));
+    if (!error.empty()) {
+      fprintf(stderr, "hpmstat: %s\n", error.c_str());
+      return kFailed;
+    }
+    if (signal != 0) break;  // interrupted: the partial interval is reported, then stop
+  }
+  if (counting) counting->Delete();
+  return 0;
+}
+
+}  // namespace aix

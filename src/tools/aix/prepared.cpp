@@ -1,0 +1,91 @@
+#include "prepared.h"
+
+#include <stdlib.h>
+
+#include "options.h"
+
+namespace aix {
+namespace {
+
+constexpr long kMaxSliceMs = 86400L * 1000;
+
+}  // namespace
+
+std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepared *prepared) {
+  Prepared out;
+  out.metrics = choice.metrics;
+  pmcount::Options base;
+  if (options.tool == Tool::kHpmcount) {
+    // AIX's hpmcount counts user mode unless -k adds the kernel's.
+    base.user = true;
+    base.kernel = options.kernel;
+  } else {
+    // hpmstat counts both unless -u or -k picks one.
+    base.user = options.user || !options.kernel;
+    base.kernel = options.kernel || !options.user;
+  }
+  if (options.hypervisor) {
+    out.notes.push_back(
+        "-H: Linux counts no hypervisor mode apart from the others (a guest has none to "
+        "exclude); nothing more is counted");
+  }
+  if (options.time_base != "time") {
+    out.notes.push_back("-b " + options.time_base + ": Linux has no " + options.time_base +
+                        " register; times are the wall clock");
+  }
+  if (options.runlatch) out.notes.push_back("-r: Linux has no run latch; counting is unchanged");
+  if (!options.tuning.empty()) {
+    out.notes.push_back("-O " + options.tuning + ": no such tuning on Linux; ignored");
+  }
+  if (const char *slice = getenv("HPM_SLICE_DURATION")) {
+    char *end = nullptr;
+    const long ms = strtol(slice, &end, 10);
+    if (end == slice || *end != '\0' || ms < 1 || ms > kMaxSliceMs) {
+      return "HPM_SLICE_DURATION '" + std::string(slice) +
+             "' is not a whole number of ms from 1 to " + std::to_string(kMaxSliceMs);
+    }
+    out.slice_ms = ms;
+  }
+  std::vector<pmcount::Options> requests;
+  if (!choice.groups.empty()) {
+    for (const std::string &group : choice.groups) {
+      pmcount::Options one = base;
+      one.group = group;
+      requests.push_back(one);
+    }
+  } else {
+    pmcount::Options one = base;
+    if (!choice.events.empty()) one.event_lists.push_back(choice.events);
+    requests.push_back(one);
+  }
+  if (requests.size() > static_cast<size_t>(pmcount::kMaxMultiplexSets)) {
+    return std::to_string(requests.size()) + " groups given; at most " +
+           std::to_string(pmcount::kMaxMultiplexSets) + " are multiplexed";
+  }
+  for (const pmcount::Options &request : requests) {
+    // pmcount's selection, and through it the library's pm_select_events.
+    pmcount::Selection selection;
+    std::string error = pmcount::SelectEvents(request, &selection);
+    if (!error.empty()) return error;
+    pmcount::Mode mode;
+    error = pmcount::ChooseMode(request, selection, &mode, &out.notes);
+    if (!error.empty()) return error;
+    out.mode = mode;
+    for (const std::string &note : selection.notes) out.notes.push_back(note);
+    out.sets.push_back(std::move(selection));
+  }
+  for (const std::string &name : out.metrics) {
+    bool known = false;
+    for (const pmcount::Selection &set : out.sets) {
+      for (const pmcount::MetricDef &metric : set.metrics) known = known || metric.name == name;
+    }
+    if (!known) {
+      return "-D " + name + ": no derived metric of that name for these events (pmlist -D -1 " +
+             "lists the metrics)";
+    }
+  }
+  *prepared = std::move(out);
+  return "";
+}
+
+}  // namespace aix

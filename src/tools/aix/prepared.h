@@ -1,0 +1,28 @@
+// The events and mode hpmcount and hpmstat count, selected as pmcount selects them (through
+// the library's pm_select_events), and the notes for what Linux lacks among the options given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "event_choice.h"
+#include "event_selection.h"
+#include "hpm_options.h"
+#include "mode.h"
+
+namespace aix {
+
+// One set, or one per multiplexed group.
+struct Prepared {
+  std::vector<pmcount::Selection> sets;
+  pmcount::Mode mode;
+  std::vector<std::string> notes;    // what Linux lacks for the options given
+  std::vector<std::string> metrics;  // -D: the metrics to show (empty: all)
+  long slice_ms = 100;               // multiplexing: each group's turn (HPM_SLICE_DURATION)
+};
+
+// Selects the events of `choice` and the mode of `options`. Needs pm_initialize done.
+// Returns "" or a usage error.
+std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepared *prepared);
+
+}  // namespace aix

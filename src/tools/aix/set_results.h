@@ -1,0 +1,38 @@
+// From the programs counted to the report's lines: the pmapi programs of the prepared sets (one
+// plain plan, or the multiplexed one), and each set's events and derived metrics from a
+// reading, summed over its targets.
+#pragma once
+
+#include <stddef.h>
+
+#include <string>
+#include <vector>
+
+#include "counting.h"
+#include "hpm_options.h"
+#include "hpm_report.h"
+#include "multiplex_plan.h"
+#include "prepared.h"
+#include "program_plan.h"
+
+namespace aix {
+
+struct Programs {
+  pmcount::Plan plan;         // one set
+  pmcount::MultiplexPlan mx;  // several: multiplexed
+  bool multiplexed = false;
+};
+
+// Builds the programs; returns "" or why the sets cannot be counted together.
+std::string MakePrograms(const Prepared &prepared, Programs *programs);
+
+// Every set's lines from one reading: `targets` samples per set (the CPUs, or 1 for a
+// command), set-major as pmcount's multiplexed reads are.
+std::vector<SetResult> Results(const Prepared &prepared, const Programs &programs,
+                               const std::vector<pmcount::Sample> &samples, size_t targets,
+                               double wall_seconds);
+
+// A report's header fields from the options and the preparation.
+HpmReport BaseReport(const HpmOptions &options, const Prepared &prepared, bool multiplexed);
+
+}  // namespace aix

@@ -1,0 +1,31 @@
+// hpmcount -a: one report over a parallel job's tasks, as AIX's hpmcount writes
+// HPM_LOG_DIR/hpm_log.<partition> under POE. hpmcount has no MPI of its own: each task leaves
+// its counts in the directory the tasks share, and the task that completes the set sums them
+// with the MPI layer's cross-rank summary (src/mpi/cross_rank_summary.h).
+#pragma once
+
+#include <string>
+
+#include "hpm_report.h"
+
+namespace aix {
+
+// Who this task is in its job, from the launcher's environment: POE (MP_CHILD, MP_PROCS,
+// MP_PARTITION), Slurm (SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID and SLURM_STEP_ID), MPICH's
+// Hydra (PMI_RANK, PMI_SIZE) or Open MPI (OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE) for the
+// rank and size; the job's name only from POE or Slurm, or HPM_AGGREGATE_ID.
+struct TaskIdentity {
+  int rank = -1;
+  int size = 0;
+  std::string job;
+  std::string why;  // when the task cannot be placed: what is missing
+};
+TaskIdentity IdentifyTask();
+
+// Leaves this task's counts in `dir` (hpm_log.<job>.task<rank>); when every task's are there,
+// the one that sees it first writes the sum to hpm_log.<job> and sets `aggregate` to its path.
+// Returns "" or what went wrong.
+std::string AddToAggregate(const std::string &dir, const TaskIdentity &task,
+                           const HpmReport &report, std::string *aggregate);
+
+}  // namespace aix
