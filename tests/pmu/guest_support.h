@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <array>
+#include <functional>
 #include <initializer_list>
 #include <string>
 
@@ -32,11 +34,30 @@ int EventId(const std::string &name);
 // A program counting `ids` on counters 0, 1, ... with `mode`.
 pm_prog_t Program(std::initializer_list<int> ids, int mode);
 
-// What a _mythread program counts on `counter` around Loop(n): reset, start, loop, stop, read.
-// The least of `runs` tries: interrupts only add to a count (docs/hardware.md).
-long long LeastMyThreadCount(uint64_t n, int counter, int runs = 5);
+using Counts = std::array<long long, MAX_COUNTERS>;
 
-// The processor's name as pm_initialize gives it ("ARM Cortex A57").
-std::string ProcessorName();
+// One counting family's calls around a workload: reset, start, stop and a read.
+struct Family {
+  int (*reset)();
+  int (*start)();
+  int (*stop)();
+  std::function<int(pm_data_t *)> read;
+};
+Family MyThread();
+Family MyGroup();
+
+// What `family` counts on every counter around `work(n)`: reset, start, work, stop, read. The
+// least of `runs` tries, counter by counter: interrupts only add to a count (docs/hardware.md).
+// `work` takes n at run time so that two lengths run the very same instructions around the loop
+// (a constant would be built into the code, in one instruction or two). A failed call fails the
+// test and gives -1 everywhere.
+Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int runs = 5);
+
+// The libpfm4 table of this processor ("arm_ac57", "arm_n1"), from /proc/cpuinfo's part number;
+// empty for a model the suite does not know yet (docs/hardware.md says how to add one).
+std::string PfmTable();
+
+// The PMU's counters as the kernel said at boot ("7 counters available"), or 0.
+int CountersAvailable();
 
 }  // namespace pmu_guest
