@@ -32,10 +32,14 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
     Status status = group.Open(context->program_, target);
     if (status.code() == Pmapi_NoSuchThread && target.may_vanish) continue;
     if (!status.ok()) return status;
+    // AIX refuses a program the counters cannot hold when it is set, not at the first read.
+    GroupReading baseline;
+    status = group.CheckSchedulable(context->program_, target, &baseline);
+    if (!status.ok()) return status;
     context->targets_.push_back(target);
     context->groups_.push_back(std::move(group));
+    context->baselines_.push_back(baseline);
   }
-  context->baselines_.resize(context->groups_.size());
   // The library's own events come last (Program::WithLibraryEvent): the client's are a prefix.
   for (const ProgrammedEvent &event : context->program_.events()) {
     if (event.counter == kLibraryCounter) break;

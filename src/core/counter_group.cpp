@@ -236,6 +236,31 @@ Status CounterGroup::Control(unsigned long request, const char *what) const {
   return Status::Ok();
 }
 
+Status CounterGroup::CheckSchedulable(const Program &program, const GroupTarget &target,
+                                      GroupReading *after) const {
+  *after = GroupReading();
+  bool hardware = false;
+  for (const ProgrammedEvent &event : program.events()) hardware |= OnAMachineCounter(event.attr);
+  // Another thread's enable waits for it to run: a read now would prove nothing.
+  const bool at_once = target.pid == -1 || target.pid == static_cast<pid_t>(syscall(SYS_gettid));
+  if (!hardware || !at_once || fds_.empty()) return Status::Ok();
+  Status status = Enable();
+  if (!status.ok()) return status;
+  GroupReading reading(GroupReading::kToBeFilled);
+  const ssize_t n = CurrentKernel().Read(fds_[0], &reading, read_size_);
+  status = Disable();
+  if (!status.ok()) return status;
+  if (n == 0) {
+    return Status(
+        Pmapi_NotSchedulable,
+        {Decimal(fds_.size()).c_str(), " events do not fit the counters of ", description_.c_str(),
+         " together (more hardware events than counters, or another user holds "
+         "some); pm_set_program*_mx multiplexes them"});
+  }
+  // Read once more now that the group is off: the baseline from which later reads count.
+  return Read(after);
+}
+
 Status CounterGroup::Enable() const { return Control(PERF_EVENT_IOC_ENABLE, "cannot enable"); }
 Status CounterGroup::Disable() const { return Control(PERF_EVENT_IOC_DISABLE, "cannot disable"); }
 

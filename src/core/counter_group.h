@@ -60,6 +60,16 @@ class CounterGroup {
   // part of it (WholeOnEveryCopy) or made the kernel refuse a member.
   Status Open(const Program &program, const GroupTarget &target);
 
+  // Whether the kernel can put the whole group on the counters at once. The kernel opens a
+  // group of more hardware events than there are counters and says so only when it tries to
+  // schedule it: a pinned leader that does not fit reads 0 bytes. So a group with a hardware
+  // event, on a target whose enable takes effect at once (the calling thread, or a CPU), is
+  // enabled, read and disabled here, as AIX refuses such a program when it is set;
+  // Pmapi_NotSchedulable if it did not fit. `after` receives the counts once disabled (what
+  // that moment counted), or zeros when nothing was tried: the caller's baseline.
+  Status CheckSchedulable(const Program &program, const GroupTarget &target,
+                          GroupReading *after) const;
+
   Status Enable() const;
   Status Disable() const;
   // From the events' mapped pages when it can (see "User-space reads" below),

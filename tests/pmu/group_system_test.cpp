@@ -1,0 +1,89 @@
+// Counting groups and system-wide counting on the emulated PMU: totals of loops in several
+// threads, and one CPU's share. Other activity can only add (an interrupt's user-mode return, the
+// threads' own start and end), so these check a lower bound, exact, and a small excess.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include "guest_support.h"
+
+using namespace pmu_guest;
+
+namespace {
+
+constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
+constexpr int kThreads = 4;
+
+// kThreads threads, each running Loop(n), started and joined.
+void LoopInThreads(uint64_t n) {
+  std::vector<std::thread> running;
+  for (int t = 0; t < kThreads; ++t) running.emplace_back([n] { Loop(n); });
+  for (std::thread &thread : running) thread.join();
+}
+
+// At least `exact`, and above it by no more than 0.2% plus what starting and joining threads
+// costs in user mode (a few thousand instructions each).
+void ExpectNearAbove(long long counted, long long exact, const char *what) {
+  EXPECT_GE(counted, exact) << what;
+  EXPECT_LE(counted, exact + exact / 500 + 20000) << what;
+}
+
+class GroupHardware : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(Initialize()); }
+  void TearDown() override { pm_delete_program_mygroup(); }
+};
+
+TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
+  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
+  LeastCounts(MyGroup(), LoopInThreads, kShortLoop, 2);  // warm-up
+  const Counts short_run = LeastCounts(MyGroup(), LoopInThreads, kShortLoop);
+  const Counts long_run = LeastCounts(MyGroup(), LoopInThreads, kLongLoop);
+  const long long exact = kThreads * kInstructionsPerIteration * (kLongLoop - kShortLoop);
+  printf("group totals (_mygroup, %d threads, user): %lld and %lld, difference %lld for %lld\n",
+         kThreads, short_run[0], long_run[0], long_run[0] - short_run[0], exact);
+  ExpectNearAbove(long_run[0] - short_run[0], exact, "PM_INST_CMPL");
+  ExpectNearAbove(long_run[1] - short_run[1], exact, "PM_CYC");
+}
+
+// The system-wide family counts every CPU; the loop runs pinned to the last CPU, whose own
+// count (pm_get_data_cpu, and pm_get_data_lcpu for the same logical CPU) holds it.
+TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
+  ASSERT_TRUE(Initialize());
+  const int cpu = static_cast<int>(std::thread::hardware_concurrency()) - 1;
+  ASSERT_GE(cpu, 1) << "boot the guest with -smp 2 or more";
+  cpu_set_t only;
+  CPU_ZERO(&only);
+  CPU_SET(cpu, &only);
+  ASSERT_EQ(sched_setaffinity(0, sizeof only, &only), 0);
+  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("pm_set_program", 0);
+  struct CpuReads {
+    static int Cpu(pm_data_t *data) { return pm_get_data_cpu(Last(), data); }
+    static int Lcpu(pm_data_t *data) { return pm_get_data_lcpu(Last(), data); }
+    static int Last() { return static_cast<int>(std::thread::hardware_concurrency()) - 1; }
+  };
+  const Family by_cpu{pm_reset_data, pm_start, pm_stop, CpuReads::Cpu};
+  const Family by_lcpu{pm_reset_data, pm_start, pm_stop, CpuReads::Lcpu};
+  const Family all{pm_reset_data, pm_start, pm_stop, pm_get_data};
+  const long long exact = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+  LeastCounts(by_cpu, Loop, kShortLoop, 2);
+  for (const Family *family : {&by_cpu, &by_lcpu, &all}) {
+    const Counts short_run = LeastCounts(*family, Loop, kShortLoop);
+    const Counts long_run = LeastCounts(*family, Loop, kLongLoop);
+    printf("system-wide (user) %s: %lld and %lld, difference %lld for %lld\n",
+           family == &by_cpu    ? "cpu"
+           : family == &by_lcpu ? "lcpu"
+                                : "all CPUs",
+           short_run[0], long_run[0], long_run[0] - short_run[0], exact);
+    ExpectNearAbove(long_run[0] - short_run[0], exact, "PM_INST_CMPL");
+  }
+  pm_delete_program();
+}
+
+}  // namespace

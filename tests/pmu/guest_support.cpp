@@ -1,0 +1,100 @@
+#include "guest_support.h"
+
+#include <gtest/gtest.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <algorithm>
+#include <climits>
+#include <fstream>
+
+#include "pmapi_catalog.h"
+
+namespace pmu_guest {
+
+bool Initialize() {
+  pm_info2_t info;
+  const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
+  EXPECT_EQ(rc, 0) << pm_strerror("pm_initialize", rc);
+  return rc == 0;
+}
+
+int EventId(const std::string &name) {
+  int id = COUNT_NOTHING;
+  const int rc = pm_catalog_add_event(name.c_str(), &id);
+  EXPECT_EQ(rc, 0) << name << ": " << pm_strerror("pm_catalog_add_event", rc);
+  return rc == 0 ? id : COUNT_NOTHING;
+}
+
+pm_prog_t Program(std::initializer_list<int> ids, int mode) {
+  pm_prog_t prog = {};
+  prog.mode.w = mode;
+  for (int &event : prog.events) event = COUNT_NOTHING;
+  int counter = 0;
+  for (int id : ids) prog.events[counter++] = id;
+  return prog;
+}
+
+Family MyThread() {
+  return {pm_reset_data_mythread, pm_start_mythread, pm_stop_mythread, pm_get_data_mythread};
+}
+
+Family MyGroup() {
+  return {pm_reset_data_mygroup, pm_start_mygroup, pm_stop_mygroup, pm_get_data_mygroup};
+}
+
+Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int runs) {
+  Counts least;
+  least.fill(LLONG_MAX);
+  for (int run = 0; run < runs; ++run) {
+    pm_data_t data;
+    int rc = family.reset();
+    if (rc == 0) rc = family.start();
+    work(n);
+    if (rc == 0) rc = family.stop();
+    if (rc == 0) rc = family.read(&data);
+    if (rc != 0) {
+      ADD_FAILURE() << pm_strerror("counting around the loop", rc);
+      least.fill(-1);
+      return least;
+    }
+    for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
+      least[counter] = std::min(least[counter], data.accu[counter]);
+    }
+  }
+  return least;
+}
+
+std::string PfmTable() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.compare(0, 8, "CPU part") != 0) continue;
+    const unsigned long part = strtoul(line.substr(line.find(':') + 1).c_str(), nullptr, 0);
+    switch (part) {
+      case 0xd07:
+        return "arm_ac57";  // -cpu cortex-a57
+      case 0xd0c:
+        return "arm_n1";  // -cpu neoverse-n1
+      default:
+        return "";
+    }
+  }
+  return "";
+}
+
+int CountersAvailable() {
+  // The kernel log line of the armv8_pmuv3 driver; /dev/kmsg is readable by root.
+  FILE *log = popen("dmesg", "r");
+  if (!log) return 0;
+  char line[512];
+  int counters = 0;
+  while (fgets(line, sizeof line, log)) {
+    const char *at = strstr(line, "PMU driver, ");
+    if (at) counters = atoi(at + strlen("PMU driver, "));
+  }
+  pclose(log);
+  return counters;
+}
+
+}  // namespace pmu_guest

@@ -1,0 +1,63 @@
+// What the hardware suite's tests share: initializing the library, naming events, and a loop
+// whose user-mode instruction count is known exactly.
+#pragma once
+
+#include <stdint.h>
+
+#include <array>
+#include <functional>
+#include <initializer_list>
+#include <string>
+
+#include "pmapi.h"
+
+namespace pmu_guest {
+
+// 2 instructions an iteration (subs, b.ne), n >= 1 iterations.
+inline void Loop(uint64_t n) {
+  asm volatile(
+      "1: subs %0, %0, #1\n"
+      "   b.ne 1b\n"
+      : "+r"(n)
+      :
+      : "cc");
+}
+constexpr long long kInstructionsPerIteration = 2;
+
+// pm_initialize with every status; false (and a test failure) if it failed.
+bool Initialize();
+
+// The id of an event by any name the catalog understands (pm_catalog_add_event); fails the test
+// and returns COUNT_NOTHING when it has none.
+int EventId(const std::string &name);
+
+// A program counting `ids` on counters 0, 1, ... with `mode`.
+pm_prog_t Program(std::initializer_list<int> ids, int mode);
+
+using Counts = std::array<long long, MAX_COUNTERS>;
+
+// One counting family's calls around a workload: reset, start, stop and a read.
+struct Family {
+  int (*reset)();
+  int (*start)();
+  int (*stop)();
+  std::function<int(pm_data_t *)> read;
+};
+Family MyThread();
+Family MyGroup();
+
+// What `family` counts on every counter around `work(n)`: reset, start, work, stop, read. The
+// least of `runs` tries, counter by counter: interrupts only add to a count (docs/hardware.md).
+// `work` takes n at run time so that two lengths run the very same instructions around the loop
+// (a constant would be built into the code, in one instruction or two). A failed call fails the
+// test and gives -1 everywhere.
+Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int runs = 5);
+
+// The libpfm4 table of this processor ("arm_ac57", "arm_n1"), from /proc/cpuinfo's part number;
+// empty for a model the suite does not know yet (docs/hardware.md says how to add one).
+std::string PfmTable();
+
+// The PMU's counters as the kernel said at boot ("7 counters available"), or 0.
+int CountersAvailable();
+
+}  // namespace pmu_guest

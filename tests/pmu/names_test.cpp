@@ -1,0 +1,64 @@
+// Events by every kind of name, end to end on the emulated PMU: the catalog's PM_ names,
+// libpfm4's names for this processor, and the kernel's sysfs name each count the same loop
+// exactly. Events the emulation does not implement are refused with the reason, never a 0.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "guest_support.h"
+
+using namespace pmu_guest;
+
+namespace {
+
+constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
+constexpr long long kDifference = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+
+class NamesHardware : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(Initialize()); }
+  void TearDown() override { pm_delete_program_mythread(); }
+};
+
+TEST_F(NamesHardware, EveryNameOfInstructionsCountsTheLoopExactly) {
+  const std::string table = PfmTable();
+  ASSERT_FALSE(table.empty()) << "a CPU model the suite does not know (docs/hardware.md)";
+  const std::string names[] = {"PM_INST_CMPL", table + "::INST_RETIRED", "armv8_pmuv3/inst_retired",
+                               "perf::INSTRUCTIONS"};
+  pm_prog_t prog = Program(
+      {EventId(names[0]), EventId(names[1]), EventId(names[2]), EventId(names[3])}, PM_USER);
+  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
+  LeastCounts(MyThread(), Loop, kShortLoop, 2);
+  const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
+  const Counts long_run = LeastCounts(MyThread(), Loop, kLongLoop);
+  for (int counter = 0; counter < 4; ++counter) {
+    EXPECT_EQ(long_run[counter] - short_run[counter], kDifference) << names[counter];
+  }
+}
+
+// The kernel refuses the generic branch and cache events the emulated PMU lacks (ENOENT):
+// pm_initialize lists them unverified with that reason, and setting one fails saying why.
+TEST_F(NamesHardware, UnimplementedEventsAreRefusedWithTheReason) {
+  pm_info2_t info;
+  ASSERT_EQ(pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT), 0);
+  for (const char *name : {"PM_BR_CMPL", "PM_BR_MPRED_CMPL", "PM_LD_MISS_L1"}) {
+    const pm_events2_t *found = nullptr;
+    for (int e = 0; e < info.maxevents[0]; ++e) {
+      if (std::string(info.list_events[0][e].short_name) == name) found = &info.list_events[0][e];
+    }
+    ASSERT_NE(found, nullptr) << name << " is not listed";
+    EXPECT_FALSE(found->status.b.verified) << name;
+    EXPECT_NE(std::string(found->description).find("ENOENT"), std::string::npos)
+        << name << ": " << found->description;
+    pm_prog_t prog = Program({found->event_id}, PM_USER);
+    const int rc = pm_set_program_mythread(&prog);
+    EXPECT_NE(rc, 0) << name << " was accepted";
+    const std::string message = pm_strerror("pm_set_program_mythread", rc);
+    printf("%s: %s\n", name, message.c_str());
+    EXPECT_NE(message.find(name), std::string::npos) << message;
+    pm_delete_program_mythread();
+  }
+}
+
+}  // namespace
