@@ -209,7 +209,7 @@ uint64_t SamplingSession::discarded_bytes() const {
 
 void *SamplingSession::DrainLoop(void *argument) {
   auto *session = static_cast<SamplingSession *>(argument);
-  std::vector<pollfd> fds;
+  std::vector<pollfd> &fds = session->polled_;
   uint64_t rings_polled = 0;
   while (!session->quit_.load()) {
     {

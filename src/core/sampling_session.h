@@ -8,6 +8,7 @@
 #pragma once
 
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -115,6 +116,9 @@ class SamplingSession {
   bool enabled_ = false;
   int wake_fd_ = -1;
   pthread_t drainer_{};
+  // The drainer's poll list, the drainer's alone. A member rather than the drainer's local: a
+  // child of fork has no drainer, and what only a thread's stack held would be a leak there.
+  std::vector<pollfd> polled_;
   bool draining_ = false;
   std::atomic<bool> quit_{false};
   std::mutex drain_mutex_;
