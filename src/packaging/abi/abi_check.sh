@@ -19,7 +19,8 @@
 #     change, or to take calls added since into the baseline.
 #
 # Needs nm and c++filt (binutils) and, for baseline and update, abidw and abidiff (Debian's
-# abigail-tools); without them the baseline check exits 77, which ctest reports as skipped.
+# abigail-tools); without them, or without debug information in LIBRARY, the baseline check
+# exits 77, which ctest reports as skipped.
 set -euo pipefail
 
 mode=${1:-} library=${2:-}
@@ -85,6 +86,13 @@ check_baseline() {
   need_abigail
   soname=$(soname_of "$library")
   baseline=$dir/$soname.abi
+  # The types come from the debug information: without it (a Release build) abidiff would
+  # see every type as changed.
+  if ! readelf -S "$library" | grep -q '\.debug_info'; then
+    echo "abi_check: $library has no debug information (build with -g, e.g. RelWithDebInfo):" \
+      "its ABI cannot be compared; skipped"
+    exit 77
+  fi
   if [[ ! -f $baseline ]]; then
     echo "FAIL: no ABI baseline for $soname ($baseline). After a deliberate soname change," \
       "record one: $0 update $library $dir (docs/packaging.md, \"ABI\")" >&2
