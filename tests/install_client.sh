@@ -88,5 +88,13 @@ if readelf -d "$work/consumer/consumer_static" | grep -q 'NEEDED.*libpmapi'; the
   fail "consumer_static depends on libpmapi.so"
 fi
 "$work/consumer/consumer_static"
+# The other libraries, each through its find_package component's imported target.
+for component in hpm pmc perfmon zx_sampler mpi; do
+  if [[ $component == mpi && ! -e $work/consumer/consumer_mpi ]]; then
+    echo "(no mpi component: this build has no libpmapi-mpi)"
+    continue
+  fi
+  env -u LD_LIBRARY_PATH "$work/consumer/consumer_$component" || fail "consumer_$component"
+done
 
 echo "install client: all checks passed"
