@@ -12,6 +12,7 @@
 
 #include "base/kernel.h"
 #include "core/registry.h"
+#include "core/thread_inherit.h"
 
 namespace pmapi {
 
@@ -105,7 +106,7 @@ Status SamplingSession::MapRing(Ring *ring, int fd, const char *target) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
-  const int err = pthread_create(&drainer_, nullptr, &SamplingSession::DrainLoop, this);
+  const int err = StartLibraryThread(&drainer_, &SamplingSession::DrainLoop, this);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (err != 0) {
     ring->reader.Unmap();
@@ -173,6 +174,10 @@ Status SamplingSession::AddTarget(pid_t pid, const perf_event_attr &attr) {
 }
 
 Status SamplingSession::Enable() {
+  // Held so that what the caller wrote before enabling (the state its record function reads)
+  // is ordered before the drainer's next turn, which takes the lock: the kernel's ordering
+  // (enable, then records) is invisible to ThreadSanitizer.
+  std::lock_guard<std::mutex> lock(drain_mutex_);
   Kernel &kernel = CurrentKernel();
   Status first;
   for (int fd : events_) {

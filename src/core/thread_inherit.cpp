@@ -131,6 +131,20 @@ int RedirectedPthreadCreate(pthread_t *thread, const pthread_attr_t *attr, void 
 
 }  // namespace
 
+int StartLibraryThread(pthread_t *thread, void *(*routine)(void *), void *arg) {
+  static const PthreadCreate first = [] {
+    auto found = reinterpret_cast<PthreadCreate>(dlsym(RTLD_DEFAULT, "pthread_create"));
+    return found ? found : RealPthreadCreate();
+  }();
+  // The first may be our exported wrapper (libpmapi first in the search order): with no
+  // context on the calling thread for that moment, it passes the call on untouched.
+  Context *saved = t_my_context;
+  t_my_context = nullptr;
+  const int err = first(thread, nullptr, routine, arg);
+  t_my_context = saved;
+  return err;
+}
+
 void RouteNewThreadsThroughInheritance() {
   if (OursComesFirst()) return;  // every object's pthread_create is the exported one already
   // Guarded by the loader's lock, which RedirectImports holds: a pass when no object was loaded

@@ -110,16 +110,22 @@ zx_status_t Session::Open(const perfmon_config_t &config, const perfmon_target_t
     *why = core.detail();
     return fuchsia_common::ZxStatusFromErrno(core.kernel_errno());
   }
+  // Every CPU's state exists before the first ring is mapped: the drainer indexes cpus_.
   for (size_t i = 0; i < cpus.size(); ++i) {
     auto cpu = std::make_unique<Cpu>();
     cpu->cpu = cpus[i];
     cpu->buffer = buffers[i];
     for (int &fd : cpu->fds) fd = -1;
     s->cpus_.push_back(std::move(cpu));
+  }
+  for (size_t i = 0; i < cpus.size(); ++i) {
     s->sampling_->AddRingOfFirstSample(cpus[i], kRingPages);
     zx_status_t status = s->OpenCpu(config, target, i, why);
     if (status != ZX_OK) return status;
   }
+  // Takes the drain lock: what Open wrote is ordered before the drainer's next turn even when
+  // the events start by themselves (enable on exec) rather than through Start.
+  s->sampling_->Drain();
   *out = std::move(session);
   return ZX_OK;
 }
