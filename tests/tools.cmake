@@ -35,6 +35,16 @@ foreach(section exact exit signals system bad pmlist misc unprivileged binaries 
                        SKIP_RETURN_CODE 77)
 endforeach()
 
+# pmcount -x and -j against perf stat -x, and -j on the same commands, field by field, and
+# pmcount's own --json against its installed schema (tests/tools/pmcount_perf_compat.py).
+foreach(section csv json schema)
+  add_test(NAME tools.perf_compat.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/pmcount_perf_compat.py ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.perf_compat.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
+endforeach()
+
 # pmcount -I's last interval, with the exit of the command hidden from pmcount until the next
 # tick (tools/late_reap.c): the race of issue 26, made to happen on every run. An LD_PRELOAD
 # shim cannot come before a sanitizer's runtime: not in those builds.

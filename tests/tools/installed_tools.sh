@@ -71,7 +71,7 @@ final_interval)
   shim=$4
   for run in 1 2 3; do
     n=$(random_n)
-    LD_PRELOAD=$shim "$pmcount" -I 10 -j -e $ev -- "$workload" getppid "$n" 2>"$work/json"
+    LD_PRELOAD=$shim "$pmcount" -I 10 --json -e $ev -- "$workload" getppid "$n" 2>"$work/json"
     check "run $run: the last interval counted, the intervals add up to $n, as does the total" \
       python3 - "$work/json" $ev "$n" <<'PY'
 import json, sys
@@ -306,7 +306,7 @@ print(" ".join(map(str, out)))' "$online")
   # Other processes could call getppid meanwhile (other tests): at least n.
   check "-a -A: the CPUs' sum ($sum) >= $n" test "$sum" -ge "$n"
   "$pmcount" -a --per-core -x, -e task-clock -t 0.1 2>"$work/core"
-  check "--per-core: label and CPU count" grep -Eq '^S[0-9]+-C[0-9]+,[0-9]+,[0-9]+,ns,task-clock,' "$work/core"
+  check "--per-core: label and CPU count" grep -Eq '^S[0-9]+-C[0-9]+,[0-9]+,[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/core"
   "$pmcount" -a --per-socket -e task-clock -t 0.1 2>"$work/socket"
   check "--per-socket: S0 line" grep -Eq '^S0 +[0-9]+ +[0-9,]+ ns +task-clock' "$work/socket"
   "$pmcount" -a -A --stats -e task-clock -t 0.1 2>"$work/stats"
@@ -419,16 +419,19 @@ misc)
   "$pmcount" -x, -- "$workload" getppid 1 2>"$work/default"
   if "$pmlist" -s unverified PM_CYC | grep -q "no hardware PMU"; then
     check "default: a note about the missing PMU" grep -q "note: no hardware PMU" "$work/default"
-    check "default: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/default"
+    check "default: task-clock counted, in msec with perf's metric" \
+      grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,[0-9]+,100.00,[0-9.]+,CPUs utilized$' "$work/default"
   else
     check "default: cycles counted" grep -Eq '^[0-9]+,,PM_CYC,' "$work/default"
   fi
-  # -I: deltas with increasing timestamps, then the summary.
+  # -I: deltas with increasing timestamps; the totals only with --summary, as perf does.
   "$pmcount" -I 100 -x, -e task-clock -- "$workload" spin 350 2>"$work/interval"
   check "-I 100 over 350 ms: at least 3 intervals" \
-    test "$(grep -Ec '^[0-9]+\.[0-9]{9},[0-9]+,ns,task-clock' "$work/interval")" -ge 3
-  check "-I: timestamps increase" bash -c "awk -F, '\$1 != \"summary\" {if (\$1 <= last) exit 1; last = \$1}' '$work/interval'"
-  check "-I: a summary line" grep -q "^summary," "$work/interval"
+    test "$(grep -Ec '^ *[0-9]+\.[0-9]{9},[0-9]+\.[0-9][0-9],msec,task-clock' "$work/interval")" -ge 3
+  check "-I: timestamps increase" bash -c "awk -F, '{if (\$1 + 0 <= last) exit 1; last = \$1 + 0}' '$work/interval'"
+  check "-I: no summary line without --summary" bash -c "! grep -q summary '$work/interval'"
+  "$pmcount" -I 100 --summary -x, -e task-clock -- "$workload" spin 150 2>"$work/interval"
+  check "-I --summary: a summary line last" bash -c "tail -1 '$work/interval' | grep -q '^ *summary,'"
   # A group and its metrics.
   n=$(random_n)
   "$pmcount" -g pm_syscalls -x, -- "$workload" getppid "$n" 2>"$work/group"
@@ -443,7 +446,7 @@ misc)
     # event alone and counts the others.
     "$pmcount" -u -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr-u"
     check "-u: msr/tsc <not supported>" grep -q '^<not supported>,,msr/tsc,' "$work/msr-u"
-    check "-u: task-clock still counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/msr-u"
+    check "-u: task-clock still counted" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/msr-u"
   else
     echo "note: no msr/tsc here: the exclude-bits checks are not made"
   fi
@@ -479,7 +482,7 @@ sys.exit(0 if ok else 1)' "$work/interval.json"
     status=$?
     set -e
     check "-a until SIGINT: exit 0" test $status = 0
-    check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+,ns,task-clock,' "$work/all"
+    check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/all"
   else
     echo "note: not root: -a until SIGINT is not checked"
   fi
@@ -531,7 +534,7 @@ unprivileged)
   check "nobody: counts its own command" test $? = 0
   check "nobody: a note that only user mode is counted" \
     grep -q "note: counting user mode only: kernel.perf_event_paranoid is $paranoid" "$work/user"
-  check "nobody: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/user"
+  check "nobody: task-clock counted" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/user"
   as_nobody "$pmcount" -a -e task-clock -t 0.1 2>"$work/all"
   check "nobody: -a refused (125)" test $? = 125
   check "nobody: -a says why" grep -q "lack of privilege" "$work/all"

@@ -41,6 +41,22 @@ TEST(PmcountOptions, ShortBundlesAttachedValuesAndLongForms) {
   EXPECT_EQ(o.repeat, 3);
 }
 
+// perf's names: -j and --json-output are perf stat -j's JSON; --json stays pmcount's own.
+TEST(PmcountOptions, JsonOptionsFollowPerf) {
+  Options o;
+  ASSERT_EQ(Parse({"-j", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kPerfJson);
+  ASSERT_EQ(Parse({"--json-output", "-I", "100", "--summary", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kPerfJson);
+  EXPECT_TRUE(o.summary);
+  ASSERT_EQ(Parse({"--json", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kJson);
+  EXPECT_EQ(Parse({"-x,", "-j", "true"}, &o),
+            "-x and -j cannot be combined: choose one output format");
+  EXPECT_EQ(Parse({"--json", "-j", "--json", "true"}, &o),
+            "--json and -j cannot be combined: choose one output format");
+}
+
 TEST(PmcountOptions, HelpSkipsValidation) {
   Options o;
   ASSERT_EQ(Parse({"--help"}, &o), "");

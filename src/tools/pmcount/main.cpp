@@ -80,7 +80,7 @@ std::string SelectSets(const Options &options, Setup *setup) {
     (argument.is_group ? alone.group : alone.event_lists.emplace_back()) = argument.text;
     Selection selection;
     std::string error = SelectEvents(alone, &selection);
-    if (!error.empty()) return "event set " + std::to_string(k) + ": " + error;
+    if (!error.empty()) return "event set " + std::to_string(k + 1) + ": " + error;
     setup->sets.push_back(std::move(selection));
   }
   std::vector<int> set_of_event;
@@ -149,6 +149,8 @@ int Main(int argc, char **argv) {
   report.multiplex_ms = options.multiplex_ms;
   report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
+  report.summary = options.summary;
+  report.metric_lines = !options.group.empty();
   std::unique_ptr<Printer> printer;
   switch (options.format) {
     case Format::kHuman:
@@ -161,6 +163,11 @@ int Main(int argc, char **argv) {
       break;
     case Format::kJson:
       printer = MakeJsonPrinter();
+      break;
+    case Format::kPerfJson:
+      printer = MakePerfJsonPrinter();
+      for (const std::string &note : report.notes)
+        fprintf(stderr, "pmcount: note: %s\n", note.c_str());
       break;
   }
   return RunSession(setup, &report, printer.get(), &output);

@@ -35,6 +35,8 @@ enum class Id {
   kTime,
   kSeparator,
   kJson,
+  kPerfJson,
+  kSummary,
   kOutput,
   kHelp,
   kVersion
@@ -64,7 +66,9 @@ constexpr Spec kSpecs[] = {
     {'r', "repeat", true, Id::kRepeat},
     {'t', "time", true, Id::kTime},
     {'x', "field-separator", true, Id::kSeparator},
-    {'j', "json", false, Id::kJson},
+    {0, "json", false, Id::kJson},
+    {'j', "json-output", false, Id::kPerfJson},
+    {0, "summary", false, Id::kSummary},
     {'o', "output", true, Id::kOutput},
     {'h', "help", false, Id::kHelp},
     {0, "version", false, Id::kVersion},
@@ -82,6 +86,11 @@ const Spec *FindLong(const std::string &name) {
     if (name == spec.long_name) return &spec;
   }
   return nullptr;
+}
+
+// The spec of an option as spelled ("-x", "--json").
+const Spec *FindSpelled(const std::string &spelled) {
+  return spelled.size() == 2 ? FindShort(spelled[1]) : FindLong(spelled.substr(2));
 }
 
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
@@ -206,6 +215,12 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
     case Id::kJson:
       o->format = Format::kJson;
       return "";
+    case Id::kPerfJson:
+      o->format = Format::kPerfJson;
+      return "";
+    case Id::kSummary:
+      o->summary = true;
+      return "";
     case Id::kOutput:
       if (value.empty()) return "option " + spelled + " needs a file name";
       o->output_path = value;
@@ -220,9 +235,20 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
   return "internal error: unhandled option " + spelled;
 }
 
+// Remembers an output format option, once per format, as the user spelled it.
+void NoteFormat(const Spec &spec, const std::string &spelled, std::vector<std::string> *formats) {
+  if (spec.id != Id::kSeparator && spec.id != Id::kJson && spec.id != Id::kPerfJson) return;
+  for (const std::string &seen : *formats) {
+    if (FindSpelled(seen)->id == spec.id) return;
+  }
+  formats->push_back(spelled);
+}
+
 // The rules between options, checked once everything is read.
-std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
-  if (csv_seen && json_seen) return "-x and --json cannot be combined: choose one output format";
+std::string Validate(const Options &o, const std::vector<std::string> &formats) {
+  if (formats.size() > 1) {
+    return formats[0] + " and " + formats[1] + " cannot be combined: choose one output format";
+  }
   size_t groups = 0;
   for (const SetArgument &set : o.sets) groups += set.is_group ? 1 : 0;
   if (o.multiplex_ms > 0) {
@@ -314,7 +340,7 @@ std::string FormatCpuList(const std::vector<int> &cpus) {
 
 std::string ParseOptions(const std::vector<std::string> &args, Options *options) {
   Options o;
-  bool csv_seen = false, json_seen = false;
+  std::vector<std::string> formats;  // the output formats asked for, as spelled
   size_t i = 0;
   for (; i < args.size(); ++i) {
     const std::string &arg = args[i];
@@ -341,8 +367,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       } else if (equals != std::string::npos) {
         return "option --" + name + " takes no value";
       }
-      csv_seen |= spec->id == Id::kSeparator;
-      json_seen |= spec->id == Id::kJson;
+      NoteFormat(*spec, "--" + name, &formats);
       std::string error = Apply(*spec, value, "--" + name, &o);
       if (!error.empty()) return error;
       continue;
@@ -363,15 +388,14 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
         }
         k = arg.size();  // the value took the rest of this argument
       }
-      csv_seen |= spec->id == Id::kSeparator;
-      json_seen |= spec->id == Id::kJson;
+      NoteFormat(*spec, spelled, &formats);
       std::string error = Apply(*spec, value, spelled, &o);
       if (!error.empty()) return error;
     }
   }
   o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
   if (!o.help && !o.version) {
-    std::string error = Validate(o, csv_seen, json_seen);
+    std::string error = Validate(o, formats);
     if (!error.empty()) return error;
   }
   *options = std::move(o);
@@ -419,10 +443,15 @@ Time:
   -r, --repeat N          run the command N times; print means and their relative spread
 
 Output (to stderr unless -o):
-  -x, --field-separator SEP  CSV-like lines in perf stat's field order
-  -j, --json              one JSON object per line
+  -x, --field-separator SEP  perf stat's CSV, field for field (clocks in msec, a metric
+                          column on each event's line)
+  -j, --json-output       perf stat -j's JSON, one object per event and line
+      --json              pmcount's own JSON: one object per interval and for the totals, with
+                          the command, notes and sets (schema: pmcount-json.schema.json)
+      --summary           with -I and -x or -j: the totals after the intervals too
   -o, --output FILE       write the counts to FILE (- for standard output); %r the MPI rank,
-                          %h the host, %p the pid; .csv or .json choose the format
+                          %h the host, %p the pid; .csv or .json (pmcount's own) choose the
+                          format
   -h, --help              this text
       --version           the version
 

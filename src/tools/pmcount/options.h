@@ -9,7 +9,8 @@
 namespace pmcount {
 
 enum class Aggregation { kTotal, kPerCpu, kPerCore, kPerSocket };
-enum class Format { kHuman, kCsv, kJson };
+// kJson: pmcount's own JSON (--json); kPerfJson: perf stat -j's (-j, --json-output).
+enum class Format { kHuman, kCsv, kJson, kPerfJson };
 
 // With -T each -e list and each -g group is one event set, in the order given.
 struct SetArgument {
@@ -35,6 +36,7 @@ struct Options {
   long interval_ms = 0;   // -I, 0 = none
   int repeat = 1;         // -r
   double duration_s = 0;  // -t, 0 = none
+  bool summary = false;   // --summary: totals after -I intervals in -x and -j output too
   Format format = Format::kHuman;
   std::string separator;    // -x
   std::string output_path;  // -o, "" = stderr

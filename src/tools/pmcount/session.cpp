@@ -13,6 +13,7 @@
 #include "final_interval.h"
 #include "multiplex_plan.h"
 #include "multiplex_rows.h"
+#include "perf_metric.h"
 #include "program_plan.h"
 
 namespace pmcount {
@@ -41,7 +42,8 @@ void DescribeEvents(const Setup &setup, const Plan &plan, const MultiplexPlan *m
     info.id = event.entry->id;
     info.unit = UnitOf(*event.entry);
     info.reason = plan.reasons[e];
-    if (mx) info.set = mx->set_of_event[e];
+    info.kind = PerfKindOf(event.entry->encoding);
+    if (mx) info.set = mx->set_of_event[e] + 1;  // numbered from 1, as people count
     report->events.push_back(info);
   }
   report->metrics.clear();
@@ -117,7 +119,11 @@ class Runner {
   // Returns 0, or pmcount's exit status for a failure already reported on stderr.
   int RunOnce(bool first, RunResult *result) {
     counting_.reset();
-    auto arm = [&](pid_t pid) {
+    // The wall time starts when the counters are on, before the command is let go: on a busy
+    // machine pmcount may get the CPU back only after a short command has finished, and a
+    // clock read then would make its elapsed time (and CPUs utilized) absurd.
+    uint64_t armed_at = 0;
+    auto program = [&](pid_t pid) {
       if (mx_) return ArmMultiplexed(pid);
       const int rc = Arm(
           plan_,
@@ -134,6 +140,11 @@ class Runner {
       DescribeEvents(setup_, *plan_, mx_, report_);
       return 0;
     };
+    auto arm = [&](pid_t pid) {
+      const int rc = program(pid);
+      armed_at = NowNs();
+      return rc;
+    };
     Command command;
     uint64_t start = 0;
     if (options_.command.empty()) {
@@ -148,7 +159,7 @@ class Runner {
       }
       if (rc != 0) return kCountingFailed;
     }
-    start = NowNs();
+    start = armed_at ? armed_at : NowNs();
     // A failed write is remembered by output_ and reported at the end: the command runs on.
     if (first && options_.interval_ms) output_->Write(printer_->BeginIntervals(*report_));
     last_tick_ = start;
