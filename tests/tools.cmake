@@ -68,7 +68,7 @@ add_executable(pmcount_mx_workload tools/mx_workload.c)
 # calls getppid() at start-up, at no chosen place in a slice, and the split would not be exact.
 set_target_properties(pmcount_mx_workload PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Werror"
                                                      LINK_OPTIONS "")
-foreach(section counts system bad)
+foreach(section counts system auto bad)
   add_test(NAME tools.multiplex.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/pmcount_multiplex.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_mx_workload>)

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 
+#include "auto_multiplex.h"
 #include "cpu_places.h"
 #include "event_selection.h"
 #include "merge.h"
@@ -80,6 +81,7 @@ std::string SelectSets(const Options &options, Setup *setup) {
     (argument.is_group ? alone.group : alone.event_lists.emplace_back()) = argument.text;
     Selection selection;
     std::string error = SelectEvents(alone, &selection);
+    if (!error.empty() && options.auto_multiplex) return error;  // sets the user never made
     if (!error.empty()) return "event set " + std::to_string(k + 1) + ": " + error;
     setup->sets.push_back(std::move(selection));
   }
@@ -109,6 +111,8 @@ int Main(int argc, char **argv) {
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
+  error = SplitIntoSets(&options);
+  if (!error.empty()) return UsageError(error);
   Setup setup;
   setup.options = &options;
   if (options.multiplex_ms > 0) {
@@ -119,6 +123,14 @@ int Main(int argc, char **argv) {
   if (!error.empty()) return UsageError(error);
   Report report;
   report.notes = setup.selection.notes;
+  if (options.auto_multiplex) {
+    report.notes.push_back(
+        std::to_string(setup.selection.events.size()) + " events are more than one program's " +
+        std::to_string(MAX_COUNTERS) + " counters: they take turns in " +
+        std::to_string(setup.sets.size()) + " sets of " + std::to_string(kAutoSliceMs) +
+        " ms, as perf multiplexes, and each count is an estimate scaled up from the share of "
+        "the time its set counted, shown as (xx.xx%); -T MS chooses the sets and the slice");
+  }
   error = ChooseMode(options, setup.selection, &setup.mode, &report.notes);
   if (!error.empty()) return UsageError(error);
   if (options.system_wide) {
@@ -147,6 +159,7 @@ int Main(int argc, char **argv) {
   if (setup.selection.group) report.group = setup.selection.group->record.short_name;
   report.aggregation = options.aggregation;
   report.multiplex_ms = options.multiplex_ms;
+  report.auto_multiplex = options.auto_multiplex;
   report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
   report.summary = options.summary;

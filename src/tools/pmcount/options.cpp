@@ -414,16 +414,18 @@ Events:
   -e, --event LIST        events to count, comma-separated: AIX mnemonics (PM_CYC), kernel
                           software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
                           sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
-                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode. At most 8 events (one pmapi
-                          program). Repeat -e to add more. `pmlist` lists them all.
+                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode.
+                          Past 8 events (one pmapi program) they take turns, as perf
+                          multiplexes: counts are then estimates, their share (xx.xx%)
+                          beside them. Repeat -e to add more. `pmlist` lists them all.
   -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
                           Default: task-clock, context-switches, cpu-migrations and
                           page-faults, plus cycles, instructions, branches and branch-misses
                           when the machine has a hardware PMU.
-  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64);
-                          the sets count in turn, MS milliseconds each, and each event's
-                          estimate (count x total time / the set's time) is printed with the
-                          raw count and the fraction of the time its set counted
+  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64,
+                          numbered from 1); the sets count in turn, MS milliseconds each; the
+                          count printed is the estimate (raw count x total time / the set's
+                          time), with the set, its share and the raw count beside it
   -u, --user              count user mode
   -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
 

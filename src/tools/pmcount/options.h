@@ -26,6 +26,7 @@ struct Options {
   std::string group;                     // -g: a group's short name or id (the first one)
   std::vector<SetArgument> sets;         // every -e and -g, in order (the sets under -T)
   long multiplex_ms = 0;                 // -T: the slice in ms, 0 = not multiplexed
+  bool auto_multiplex = false;           // the sets are the -e events split (auto_multiplex.h)
   bool user = false;                     // -u
   bool kernel = false;                   // -k
   bool system_wide = false;              // -a

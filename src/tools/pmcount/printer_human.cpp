@@ -1,5 +1,6 @@
 // The table people read: aligned columns, thousands separators, the reason beside each
-// <not supported>, the running share when the kernel multiplexed, metrics under the counts.
+// <not supported>, the running share "(75.00%)" beside a multiplexed count (as perf stat shows
+// it), metrics under the counts.
 #include <math.h>
 
 #include <algorithm>
@@ -35,22 +36,28 @@ std::string MetricValue(double value) {
   return tools::FixedWithThousands(value, fabs(value) >= 1000 ? 1 : 3);
 }
 
+// The running share as perf stat shows it beside a scaled count: "(75.00%)".
+std::string Share(double percent) { return "(" + tools::Fixed(percent, 2) + "%)"; }
+
 std::string Annotation(const Report &report, const EventInfo &event, const Cell &cell) {
   std::string text;
   if (cell.state == CellState::kNotSupported) return event.reason;
   if (event.set >= 0) {
-    // -T: the value is an estimate; say from what.
+    // Multiplexed: the value is the estimate; the share says how much of the time it rests on.
+    if (report.auto_multiplex) {
+      return cell.state == CellState::kCounted ? Share(100.0 * FractionRunning(cell)) : "";
+    }
     text = "[set " + std::to_string(event.set) + "]";
     if (cell.state == CellState::kCounted) {
-      text += "  (estimate: " + tools::FixedWithThousands(cell.raw, 0) + " counted in " +
-              tools::Fixed(100.0 * FractionRunning(cell), 2) + "% of the time)";
+      text += "  " + Share(100.0 * FractionRunning(cell)) + "  scaled up from " +
+              tools::FixedWithThousands(cell.raw, 0) + " counted";
     } else {
       text += "  (the set never counted)";
     }
     return text;
   }
   if (cell.state == CellState::kCounted && cell.running_ns < cell.enabled_ns) {
-    text = "(" + tools::Fixed(PercentRunning(cell), 2) + "% counted)";
+    text = Share(PercentRunning(cell));
   }
   if (report.runs > 1 && cell.state == CellState::kCounted) {
     if (!text.empty()) text += "  ";
