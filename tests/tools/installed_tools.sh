@@ -432,6 +432,15 @@ misc)
   check "-I: no summary line without --summary" bash -c "! grep -q summary '$work/interval'"
   "$pmcount" -I 100 --summary -x, -e task-clock -- "$workload" spin 150 2>"$work/interval"
   check "-I --summary: a summary line last" bash -c "tail -1 '$work/interval' | grep -q '^ *summary,'"
+  # Under a launcher without -o, ranks share a terminal: every table line says its rank, and
+  # --json's objects carry it; with -o each rank has its own file, unlabelled.
+  OMPI_COMM_WORLD_RANK=3 "$pmcount" -e $ev -- "$workload" getppid 5 2>"$work/rank"
+  check "MPI rank 3: every line labelled [rank 3]" bash -c "! grep -qv '^\[rank 3\]' '$work/rank'"
+  check "MPI rank 3: the count is there" grep -qE '^\[rank 3\] +5 +'"$ev"'$' "$work/rank"
+  PMI_RANK=1 "$pmcount" --json -e $ev -- "$workload" getppid 5 2>"$work/rank.json"
+  check "MPI rank 1: --json says \"rank\":\"1\"" grep -q '^{"rank":"1","command"' "$work/rank.json"
+  OMPI_COMM_WORLD_RANK=3 "$pmcount" -o "$work/rank.out" -e $ev -- "$workload" getppid 5
+  check "MPI rank 3 with -o: no label in its own file" bash -c "! grep -q rank '$work/rank.out'"
   # A group and its metrics.
   n=$(random_n)
   "$pmcount" -g pm_syscalls -x, -- "$workload" getppid "$n" 2>"$work/group"

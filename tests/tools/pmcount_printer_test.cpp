@@ -187,6 +187,17 @@ TEST(PmcountPrinters, HumanShowsTheRunningShareOnlyWhenMultiplexed) {
   EXPECT_NE(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("(25.00%)"), std::string::npos);
 }
 
+// Ranks sharing a terminal: every line of the table, blank ones too, says whose it is.
+TEST(PmcountPrinters, HumanLinesSayTheirMpiRank) {
+  Report report = TwoEvents();
+  report.rank = "3";
+  const std::vector<std::string> lines = Lines(MakeHumanPrinter()->Final(report, OneRow(10)));
+  ASSERT_FALSE(lines.empty());
+  for (const std::string &line : lines) EXPECT_EQ(line.substr(0, 8), "[rank 3]") << line;
+  EXPECT_NE(MakeJsonPrinter()->Final(report, OneRow(10)).find("{\"rank\":\"3\",\"command\""),
+            std::string::npos);
+}
+
 TEST(PmcountPrinters, HeadingQuotesArgumentsAsAShellWould) {
   Report report = TwoEvents();
   report.command = {"sh", "-c", "a | b", "it's"};

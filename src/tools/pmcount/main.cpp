@@ -163,6 +163,7 @@ int Main(int argc, char **argv) {
   report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
   report.summary = options.summary;
+  if (options.output_path.empty() || options.output_path == "-") report.rank = LauncherRank();
   report.metric_lines = !options.group.empty();
   std::unique_ptr<Printer> printer;
   switch (options.format) {

@@ -207,21 +207,42 @@ std::string Times(const Report &report) {
   return out;
 }
 
+// Under an MPI launcher with no -o, every line starts "[rank N]": ranks writing to one
+// terminal at once interleave their lines, and each line must still say whose it is.
+std::string Labelled(const Report &report, const std::string &text) {
+  if (report.rank.empty()) return text;
+  const std::string label = "[rank " + report.rank + "]";
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += label + (end > start ? " " : "") + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 class HumanPrinter : public Printer {
  public:
   std::string BeginIntervals(const Report &report) override {
     notes_done_ = true;
-    return Notes(report) + "#" + PadLeft("time", 19) + "   counts\n";
+    return Labelled(report, Notes(report) + "#" + PadLeft("time", 19) + "   counts\n");
   }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
     const std::string stamp = PadLeft(tools::SecondsFromNs(snapshot.since_start_ns), 20) + " ";
     const Widths widths = Measure(report, snapshot);
-    return CountLines(report, snapshot, widths, stamp) +
-           MetricLines(report, snapshot, widths, stamp);
+    return Labelled(report, CountLines(report, snapshot, widths, stamp) +
+                                MetricLines(report, snapshot, widths, stamp));
   }
 
   std::string Final(const Report &report, const Snapshot &snapshot) override {
+    return Labelled(report, Table(report, snapshot));
+  }
+
+ private:
+  std::string Table(const Report &report, const Snapshot &snapshot) {
     std::string out = notes_done_ ? "" : Notes(report);
     out += "\n" + Heading(report) + "\n";
     const Widths widths = Measure(report, snapshot);
@@ -236,7 +257,6 @@ class HumanPrinter : public Printer {
     return out + "\n";
   }
 
- private:
   bool notes_done_ = false;
 };
 

@@ -113,19 +113,24 @@ std::string Strings(const std::vector<std::string> &items) {
   return out + "]";
 }
 
+// Under an MPI launcher with no -o: the rank, first, in every object.
+std::string Rank(const Report &report) {
+  return report.rank.empty() ? "" : "\"rank\":" + JsonString(report.rank) + ",";
+}
+
 class JsonPrinter : public Printer {
  public:
   std::string BeginIntervals(const Report &) override { return ""; }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
-    return "{\"interval\":true,\"time_s\":" +
+    return "{" + Rank(report) + "\"interval\":true,\"time_s\":" +
            JsonNumber(static_cast<double>(snapshot.since_start_ns) / 1e9) + "," +
            Counters(report, snapshot) + "," + Metrics(report, snapshot) + Stats(report, snapshot) +
            "}\n";
   }
 
   std::string Final(const Report &report, const Snapshot &snapshot) override {
-    std::string out = "{\"command\":" + Strings(report.command);
+    std::string out = "{" + Rank(report) + "\"command\":" + Strings(report.command);
     out += ",\"system_wide\":" + std::string(report.system_wide ? "true" : "false");
     if (report.system_wide) out += ",\"cpus\":" + JsonString(report.cpus);
     out += ",\"mode\":" + JsonString(report.mode);

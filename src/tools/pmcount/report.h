@@ -86,6 +86,9 @@ struct Report {
   // perf's metric beside each event says it, as perf's default output does.
   bool metric_lines = true;
   std::vector<std::string> notes;  // one line each, printed before the counts
+  // The MPI rank when ranks share a terminal (a launcher's rank variable, no -o): the table's
+  // lines and --json's objects say it, so that ranks printing at once stay apart.
+  std::string rank;
   Aggregation aggregation = Aggregation::kTotal;
   bool stats = false;
   bool summary = false;  // --summary: -x and -j print the totals after the intervals too
