@@ -27,7 +27,7 @@ add_test(NAME tools.install
 set_tests_properties(tools.install PROPERTIES FIXTURES_SETUP tools_installed TIMEOUT 120)
 # A section that cannot run here (no tracefs, not root) exits 77: ctest shows it skipped, and
 # its output says why. binaries: every installed binary runs from the tree (run paths).
-foreach(section exact exit signals system bad pmlist misc unprivileged binaries merge)
+foreach(section exact exit signals attach system bad pmlist misc unprivileged binaries merge)
   add_test(NAME tools.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/installed_tools.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 
+#include "attach_targets.h"
 #include "auto_multiplex.h"
 #include "cpu_places.h"
 #include "event_selection.h"
@@ -90,6 +91,12 @@ std::string SelectSets(const Options &options, Setup *setup) {
   return "";
 }
 
+std::string FormatIdList(const std::vector<int> &ids) {
+  std::string text;
+  for (int id : ids) text += (text.empty() ? "" : ",") + std::to_string(id);
+  return text;
+}
+
 int Main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--merge") == 0) {
     return RunMerge(std::vector<std::string>(argv + 2, argv + argc));
@@ -137,6 +144,16 @@ int Main(int argc, char **argv) {
     error = ChooseCpus(options, &setup);
     if (!error.empty()) return UsageError(error);
   }
+  if (options.attached()) {
+    error = FindTargets(options, &setup.targets);
+    if (!error.empty()) return UsageError(error);
+    if (options.multiplex_ms > 0 && setup.targets.size() > 1) {
+      return UsageError(std::to_string(setup.sets.size()) +
+                        " event sets take turns on one target at a time: give one -p PID "
+                        "(without --per-thread) or one -t TID, or at most " +
+                        std::to_string(MAX_COUNTERS) + " events");
+    }
+  }
 
   int fd = STDERR_FILENO;
   tools::OutputFile output_file;  // closed on return
@@ -153,11 +170,20 @@ int Main(int argc, char **argv) {
                                           : options.output_path);
 
   report.command = options.command;
+  if (!options.pids.empty()) {
+    report.attached =
+        (options.pids.size() > 1 ? "processes " : "process ") + FormatIdList(options.pids);
+  }
+  if (!options.tids.empty()) {
+    report.attached += (report.attached.empty() ? "" : " and ") +
+                       std::string(options.tids.size() > 1 ? "threads " : "thread ") +
+                       FormatIdList(options.tids);
+  }
   report.system_wide = options.system_wide;
   report.cpus = FormatCpuList(setup.cpus);
   report.mode = ModeName(setup.mode);
   if (setup.selection.group) report.group = setup.selection.group->record.short_name;
-  report.aggregation = options.aggregation;
+  report.aggregation = options.per_thread ? Aggregation::kPerThread : options.aggregation;
   report.multiplex_ms = options.multiplex_ms;
   report.auto_multiplex = options.auto_multiplex;
   report.sets = static_cast<int>(setup.sets.size());

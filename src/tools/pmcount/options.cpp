@@ -33,6 +33,11 @@ enum class Id {
   kInterval,
   kRepeat,
   kTime,
+  kPid,
+  kTid,
+  kPerThread,
+  kIntervalCount,
+  kDelay,
   kSeparator,
   kJson,
   kPerfJson,
@@ -64,7 +69,13 @@ constexpr Spec kSpecs[] = {
     {0, "stats", false, Id::kStats},
     {'I', "interval", true, Id::kInterval},
     {'r', "repeat", true, Id::kRepeat},
-    {'t', "time", true, Id::kTime},
+    {0, "duration", true, Id::kTime},
+    {0, "time", true, Id::kTime},  // the name of --duration before -t became perf's
+    {'p', "pid", true, Id::kPid},
+    {'t', "tid", true, Id::kTid},
+    {0, "per-thread", false, Id::kPerThread},
+    {0, "interval-count", true, Id::kIntervalCount},
+    {'D', "delay", true, Id::kDelay},
     {'x', "field-separator", true, Id::kSeparator},
     {0, "json", false, Id::kJson},
     {'j', "json-output", false, Id::kPerfJson},
@@ -108,6 +119,19 @@ bool ParseWhole(const std::string &text, long min, long max, long *out) {
   return true;
 }
 
+// "1234" or "1234,1240": process or thread ids, positive, in the kernel's range.
+bool ParseIdList(const std::string &text, std::vector<int> *ids) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    long id = 0;
+    if (!ParseWhole(text.substr(start, comma - start), 1, 4194304, &id)) return false;
+    ids->push_back(static_cast<int>(id));
+    start = comma + 1;
+  }
+  return !ids->empty();
+}
+
 bool ParseSeconds(const std::string &text, double *out) {
   if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
   errno = 0;
@@ -129,6 +153,7 @@ const char *AggregationOption(Aggregation aggregation) {
     case Aggregation::kPerSocket:
       return "--per-socket";
     case Aggregation::kTotal:
+    case Aggregation::kPerThread:
       break;
   }
   return "";
@@ -207,6 +232,38 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
                ": give seconds greater than 0, such as 2 or 0.5";
       }
       return "";
+    case Id::kPid:
+    case Id::kTid: {
+      std::vector<int> ids;
+      if (!ParseIdList(value, &ids)) {
+        if (spec.id == Id::kTid && ParseSeconds(value, &o->duration_s)) {
+          return spelled + " " + value +
+                 ": -t takes thread ids now, as in perf stat; for a duration in seconds, use "
+                 "--duration " +
+                 value;
+        }
+        return "bad " + std::string(spec.id == Id::kPid ? "process" : "thread") + " id list " +
+               Quoted(value) + " for " + spelled + ": give ids such as 1234 or 1234,1240";
+      }
+      std::vector<int> &list = spec.id == Id::kPid ? o->pids : o->tids;
+      list.insert(list.end(), ids.begin(), ids.end());
+      return "";
+    }
+    case Id::kPerThread:
+      o->per_thread = true;
+      return "";
+    case Id::kIntervalCount:
+      if (!ParseWhole(value, 1, 1000000000L, &o->interval_count)) {
+        return "bad interval count " + Quoted(value) + " for " + spelled +
+               ": give how many -I intervals to print, at least 1";
+      }
+      return "";
+    case Id::kDelay:
+      if (!ParseWhole(value, 0, kMaxIntervalMs, &o->delay_ms)) {
+        return "bad delay " + Quoted(value) + " for " + spelled +
+               ": give whole milliseconds, 0 or more";
+      }
+      return "";
     case Id::kSeparator:
       if (value.empty()) return "option " + spelled + " needs a separator, such as , or ;";
       o->format = Format::kCsv;
@@ -270,8 +327,16 @@ std::string Validate(const Options &o, const std::vector<std::string> &formats) 
              "them as sets with -T MS)";
     }
   }
-  if (o.command.empty() && !o.system_wide) {
-    return "no command to count: give one after --, or -a to count the whole machine";
+  if (o.system_wide && !o.tids.empty()) {
+    return "-t and -a cannot be combined: -t takes thread ids now, as in perf stat; for a "
+           "duration in seconds, use --duration";
+  }
+  if (o.system_wide && o.attached()) {
+    return "-p and -a cannot be combined: count the processes or the whole machine";
+  }
+  if (o.command.empty() && !o.system_wide && !o.attached()) {
+    return "no command to count: give one after --, -p PID or -t TID to count running ones, or "
+           "-a to count the whole machine";
   }
   if (!o.system_wide) {
     if (o.cpus_given) return "-C selects CPUs for system-wide counting: add -a";
@@ -283,10 +348,22 @@ std::string Validate(const Options &o, const std::vector<std::string> &formats) 
     if (o.stats) return "--stats summarizes counts across CPUs: add -a";
   }
   if (o.duration_s > 0 && !o.command.empty()) {
-    return "-t counts for a fixed time without a command: give either -t or a command";
+    return "--duration counts for a fixed time without a command: give either --duration or a "
+           "command";
   }
-  if (o.duration_s > 0 && !o.system_wide) return "-t needs -a: it counts the whole machine";
+  if (o.duration_s > 0 && !o.system_wide && !o.attached()) {
+    return "--duration needs -a, -p or -t: a command is counted until it exits";
+  }
+  if (o.per_thread && !o.attached()) {
+    return "--per-thread splits the counts of -p or -t targets by thread: add -p PID or -t TID";
+  }
+  if (o.interval_count > 0 && o.interval_ms == 0) {
+    return "--interval-count counts -I intervals: add -I MS";
+  }
   if (o.repeat > 1 && o.command.empty()) return "-r repeats a command: give one after --";
+  if (o.repeat > 1 && o.attached()) {
+    return "-r and -p/-t cannot be combined: a running process is counted once";
+  }
   if (o.repeat > 1 && o.multiplex_ms > 0) {
     return "-r and -T cannot be combined: a multiplexed estimate is printed for one run";
   }
@@ -404,7 +481,8 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 
 std::string UsageText() {
   return R"(Usage: pmcount [options] [--] command [args...]
-       pmcount -a [-C cpus] [options] [-- command [args...] | -t seconds]
+       pmcount -a [-C cpus] [options] [-- command [args...] | --duration seconds]
+       pmcount -p pid[,pid] | -t tid[,tid] [options] [-- command [args...] | --duration s]
        pmcount --merge FILE.csv...   the summary across MPI ranks
 
 Counts hardware and software events, through the AIX pmapi calls, for a command and
@@ -432,7 +510,14 @@ Events:
 Targets:
   -a, --all-cpus          count every CPU (needs root or CAP_PERFMON)
   -C, --cpu LIST          with -a: report these CPUs only, e.g. 0-3,6
-  -t, --time SECONDS      with -a and no command: count for this long (default: until ^C)
+  -p, --pid PID[,PID]     count these running processes, every thread (until ^C, --duration,
+                          they exit, or a command given after -- exits)
+  -t, --tid TID[,TID]     count these running threads, as perf stat -t (before, -t was
+                          --duration)
+      --per-thread        with -p or -t: one line per thread
+      --duration SECONDS  with -a, -p or -t and no command: count for this long (default: until
+                          ^C); --time is the same
+  -D, --delay MS          start counting MS milliseconds after the command starts
 
 Splitting (with -a):
   -A, --no-aggr, --per-cpu  one line per CPU
@@ -442,6 +527,7 @@ Splitting (with -a):
 
 Time:
   -I, --interval MS       print the counts of each interval of MS milliseconds (>= 10)
+      --interval-count N  stop after N intervals (a command still running gets SIGTERM)
   -r, --repeat N          run the command N times; print means and their relative spread
 
 Output (to stderr unless -o):

@@ -171,6 +171,9 @@ std::string Heading(const Report &report) {
   if (report.system_wide) {
     what = "CPUs " + report.cpus + " (system-wide)";
     if (!report.command.empty()) what += " while running " + CommandLine(report);
+  } else if (!report.attached.empty()) {
+    what = report.attached;
+    if (!report.command.empty()) what += " while running " + CommandLine(report);
   } else {
     what = CommandLine(report);
   }

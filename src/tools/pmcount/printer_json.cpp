@@ -35,6 +35,8 @@ std::string RowKeys(const Report &report, const Row &row) {
       return "\"core\":" + JsonString(row.label) + ",\"cpus\":" + std::to_string(row.cpus) + ",";
     case Aggregation::kPerSocket:
       return "\"socket\":" + JsonString(row.label) + ",\"cpus\":" + std::to_string(row.cpus) + ",";
+    case Aggregation::kPerThread:
+      return "\"thread\":" + JsonString(row.label) + ",";
   }
   return "";
 }
@@ -133,6 +135,7 @@ class JsonPrinter : public Printer {
     std::string out = "{" + Rank(report) + "\"command\":" + Strings(report.command);
     out += ",\"system_wide\":" + std::string(report.system_wide ? "true" : "false");
     if (report.system_wide) out += ",\"cpus\":" + JsonString(report.cpus);
+    if (!report.attached.empty()) out += ",\"attached\":" + JsonString(report.attached);
     out += ",\"mode\":" + JsonString(report.mode);
     if (!report.group.empty()) out += ",\"group\":" + JsonString(report.group);
     if (report.multiplex_ms > 0) {

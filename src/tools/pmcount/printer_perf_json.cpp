@@ -49,6 +49,8 @@ class PerfJsonPrinter : public Printer {
       case Aggregation::kPerSocket:
         return Key("socket", JsonString(row.label)) +
                Key("aggregate-number", std::to_string(row.cpus));
+      case Aggregation::kPerThread:
+        return Key("thread", JsonString(row.label));
     }
     return "";
   }

@@ -77,9 +77,10 @@ struct MetricInfo {
 struct Report {
   std::vector<std::string> command;  // empty for -a without a command
   bool system_wide = false;
-  std::string cpus;   // -a: the reported CPUs, "0-1"
-  std::string mode;   // "user+kernel", "user", "kernel"
-  std::string group;  // -g, or the default group: its short name
+  std::string attached;  // -p, -t: "process 1234", "threads 5,6"; "" otherwise
+  std::string cpus;      // -a: the reported CPUs, "0-1"
+  std::string mode;      // "user+kernel", "user", "kernel"
+  std::string group;     // -g, or the default group: its short name
   std::vector<EventInfo> events;
   std::vector<MetricInfo> metrics;
   // -x and -j: the metrics get lines of their own only when a group was asked for (-g); else
