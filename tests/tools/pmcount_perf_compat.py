@@ -85,6 +85,9 @@ def compare_csv(what, args, event_field, interval=False):
                 (p[-2] == "") == (o[-2] == ""))
         check("%s: %s: unit, event and metric unit in perf's fields" % (what, p[e]), same,
               "perf:    " + p_line + "\n  pmcount: " + o_line)
+        if not interval:  # CPU0, S0 and its CPU count, comm-tid: the same row labels
+            check("%s: %s: perf's row label %r" % (what, p[e], p[:e - 2]), p[:e - 2] == o[:e - 2],
+                  "perf:    " + p_line + "\n  pmcount: " + o_line)
         if p[e] == GETPPID and not interval:
             check("%s: both count %s getppid calls" % (what, n), p[e - 2] == o[e - 2] == n,
                   p_line + "\n  " + o_line)
@@ -98,7 +101,20 @@ def compare_csv(what, args, event_field, interval=False):
     return perf, ours
 
 
+def spinning_target():
+    """A running workload to attach to with -p (perf and pmcount both), for a few seconds."""
+    return subprocess.Popen([workload, "spin", "4000"], stdout=subprocess.DEVNULL)
+
+
 def section_csv():
+    target = spinning_target()
+    try:
+        attach = ["-p", str(target.pid), "-e", "task-clock,page-faults", "--", "sleep", "0.2"]
+        compare_csv("-x, -p", ["-x,"] + attach, 2)
+        compare_csv("-x, -p --per-thread", ["-x,", "--per-thread"] + attach, 3)
+    finally:
+        target.kill()
+        target.wait()
     compare_csv("-x,", ["-x,", "-e", EVENTS] + command, 2)
     compare_csv("-x, -r 3", ["-x,", "-r", "3", "-e", EVENTS] + command, 2)
     compare_csv("-x, -a -A", ["-x,", "-a", "-A", "-e", "task-clock,page-faults"] + command, 3)
@@ -154,6 +170,13 @@ def compare_json(what, args):
 
 
 def section_json():
+    target = spinning_target()
+    try:
+        compare_json("-j -p --per-thread", ["-j", "--per-thread", "-p", str(target.pid), "-e",
+                                            "task-clock", "--", "sleep", "0.2"])
+    finally:
+        target.kill()
+        target.wait()
     compare_json("-j", ["-j", "-e", EVENTS] + command)
     compare_json("-j -r 2", ["-j", "-r", "2", "-e", EVENTS] + command)
     compare_json("-j -a -A", ["-j", "-a", "-A", "-e", "task-clock"] + command)
