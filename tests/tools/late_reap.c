@@ -41,7 +41,21 @@ pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage) {
 int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout) {
   int (*real)(const sigset_t *, siginfo_t *, const struct timespec *) = (int (*)(
       const sigset_t *, siginfo_t *, const struct timespec *))dlsym(RTLD_NEXT, "sigtimedwait");
+  struct timespec before, after;
+  clock_gettime(CLOCK_MONOTONIC, &before);
   const int sig = real(set, info, timeout);
-  if (sig < 0 && errno == EAGAIN && exited_child) tick_due = 1;
+  const int saved = errno;
+  clock_gettime(CLOCK_MONOTONIC, &after);
+  /* A tick is due when the wait timed out, and also when it ended by a signal (the SIGCHLD)
+   * no sooner than its timeout: on a loaded machine pmcount may run again only then, and
+   * tick at once without a timeout. Missing that, the shim hid the exit through one tick
+   * too many, and pmcount printed an empty interval that a real late reap never makes. */
+  const long long waited = (after.tv_sec - before.tv_sec) * 1000000000LL +
+                           (after.tv_nsec - before.tv_nsec);
+  const long long asked = timeout ? timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1;
+  if (exited_child && ((sig < 0 && saved == EAGAIN) || (asked >= 0 && waited >= asked))) {
+    tick_due = 1;
+  }
+  errno = saved;
   return sig;
 }
