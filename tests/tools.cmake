@@ -27,12 +27,22 @@ add_test(NAME tools.install
 set_tests_properties(tools.install PROPERTIES FIXTURES_SETUP tools_installed TIMEOUT 120)
 # A section that cannot run here (no tracefs, not root) exits 77: ctest shows it skipped, and
 # its output says why. binaries: every installed binary runs from the tree (run paths).
-foreach(section exact exit signals system bad pmlist misc unprivileged binaries merge)
+foreach(section exact exit signals attach system bad pmlist misc unprivileged binaries merge)
   add_test(NAME tools.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/installed_tools.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
   set_tests_properties(tools.${section} PROPERTIES FIXTURES_REQUIRED tools_installed TIMEOUT 120
                        SKIP_RETURN_CODE 77)
+endforeach()
+
+# pmcount -x and -j against perf stat -x, and -j on the same commands, field by field, and
+# pmcount's own --json against its installed schema (tests/tools/pmcount_perf_compat.py).
+foreach(section csv json schema)
+  add_test(NAME tools.perf_compat.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/pmcount_perf_compat.py ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.perf_compat.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()
 
 # pmcount -I's last interval, with the exit of the command hidden from pmcount until the next
@@ -58,7 +68,7 @@ add_executable(pmcount_mx_workload tools/mx_workload.c)
 # calls getppid() at start-up, at no chosen place in a slice, and the split would not be exact.
 set_target_properties(pmcount_mx_workload PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Werror"
                                                      LINK_OPTIONS "")
-foreach(section counts system bad)
+foreach(section counts system auto bad)
   add_test(NAME tools.multiplex.${section}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/pmcount_multiplex.sh ${section}
                    ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_mx_workload>)

@@ -2,7 +2,7 @@
 // argument vector, arguments separated by NUL bytes. ParseOptions must return "" or a
 // message without crashing, and what it accepts must hold together: a CPU list formats and
 // parses back to itself, counts and intervals stay in their ranges, and a command is there
-// unless -a (or --help/--version) made it optional.
+// unless -a, -p or -t (or --help/--version) made it optional.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pmcount::Options options;
   const std::string error = pmcount::ParseOptions(args, &options);
   if (!error.empty() || options.help || options.version) return 0;
-  if (options.command.empty() && !options.system_wide) abort();
+  if (options.command.empty() && !options.system_wide && !options.attached()) abort();
+  if (options.system_wide && options.attached()) abort();  // -a and -p/-t are refused
+  for (int id : options.pids) {
+    if (id <= 0) abort();
+  }
+  for (int id : options.tids) {
+    if (id <= 0) abort();
+  }
   if (options.repeat < 1 || options.repeat > 100) abort();
   if (options.interval_ms != 0 && options.interval_ms < 10) abort();
   if (options.format == pmcount::Format::kCsv && options.separator.empty()) abort();

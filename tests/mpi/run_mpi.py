@@ -220,6 +220,17 @@ def main():
             fail("-o %%r without a rank: exit %d, %r" % (alone.returncode, alone.stderr))
         if os.path.exists(marker):
             fail("-o %r without a rank ran the command")
+        # Without -o the ranks' tables share the terminal: every line says its rank.
+        shared = mpirun([pmcount, "-e", EVENT, "--", plain_app], {})
+        table = [l for l in shared.stderr.splitlines() if l.startswith("[rank ")]
+        for rank in range(4):
+            mine = [l for l in table if l.startswith("[rank %d]" % rank)]
+            if not any(" %s" % EVENT in l for l in mine):
+                fail("no [rank %d] count of %s in the shared output" % (rank, EVENT))
+        unlabelled = [l for l in shared.stderr.splitlines()
+                      if l.strip() and EVENT in l and not l.startswith("[rank ")]
+        if unlabelled:
+            fail("table lines without a rank: %r" % unlabelled)
         # A file that is not pmcount's CSV is refused with its name, not summed as zeros.
         human = os.path.join(scratch, "human.txt")
         open(human, "w").write("Performance counter stats\n")

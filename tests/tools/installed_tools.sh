@@ -3,7 +3,8 @@
 # they exit. One section per ctest test (tests/tools.cmake); they share one installed prefix.
 #
 # usage: installed_tools.sh SECTION PREFIX WORKLOAD
-#   SECTION   exact | exit | signals | system | bad | pmlist | misc | unprivileged | binaries
+#   SECTION   exact | exit | signals | attach | system | bad | pmlist | misc | unprivileged |
+#             binaries
 #   PREFIX    where the build was installed (tools.install does it)
 #   WORKLOAD  tests/tools/workload.c built: getppid calls with exactly known counts
 #
@@ -71,7 +72,7 @@ final_interval)
   shim=$4
   for run in 1 2 3; do
     n=$(random_n)
-    LD_PRELOAD=$shim "$pmcount" -I 10 -j -e $ev -- "$workload" getppid "$n" 2>"$work/json"
+    LD_PRELOAD=$shim "$pmcount" -I 10 --json -e $ev -- "$workload" getppid "$n" 2>"$work/json"
     check "run $run: the last interval counted, the intervals add up to $n, as does the total" \
       python3 - "$work/json" $ev "$n" <<'PY'
 import json, sys
@@ -287,6 +288,84 @@ signals)
   check "its counts printed" grep -Eq "^[0-9]+,,$ev," "$work/counts.sleep"
   ;;
 
+attach)
+  # perf's -p and -t: a running workload that made its N calls, then waits for a signal and
+  # makes exactly one more. Only that one is counted; pmcount ends when the target exits.
+  start_target() {  # start_target NAME: the workload waiting, its pid in $target
+    mkfifo "$work/ready.$1"
+    "$workload" wait-signal "$(random_n)" >"$work/ready.$1" &
+    target=$!
+    read -r line <"$work/ready.$1"
+  }
+  for how in -p -t --pid=; do
+    start_target "$how"
+    if [[ $how == *= ]]; then args=("$how$target"); else args=("$how" "$target"); fi
+    "$pmcount" -x, "${args[@]}" -e $ev 2>"$work/attach" &
+    counter=$!
+    sleep 0.3  # attached by then (the counts say so if not)
+    kill -INT $target
+    wait $target || true
+    set +e
+    wait $counter
+    status=$?
+    set -e
+    check "$how: ends when its target exits, exit 0" test $status = 0
+    check "$how: counts only the call made after attaching (1)" \
+      test "$(csv_count $ev <"$work/attach")" = 1
+  done
+  start_target per-thread
+  "$pmcount" -x, -p $target --per-thread -e $ev 2>"$work/attach" &
+  counter=$!
+  sleep 0.3
+  kill -INT $target
+  wait $target || true
+  wait $counter || true
+  check "--per-thread: a line per thread, labelled as perf does (comm-tid)" \
+    grep -qE "^pmcount_workloa-$target,1,,$ev," "$work/attach"
+  # Until SIGINT to pmcount (the target still runs), and --duration.
+  start_target sigint
+  "$pmcount" -p $target -e $ev 2>"$work/attach" &
+  counter=$!
+  sleep 0.3
+  kill -INT $counter
+  set +e
+  wait $counter
+  status=$?
+  set -e
+  check "-p until ^C: exit 0" test $status = 0
+  check "-p until ^C: the table says what was counted" \
+    grep -q "Counts for process $target\$" "$work/attach"
+  SECONDS=0
+  "$pmcount" -p $target -e $ev --duration 0.3 2>"$work/attach"
+  check "-p --duration 0.3: exit 0 within seconds" test $? = 0 -a $SECONDS -lt 5
+  "$pmcount" -x, -p $target -e $ev,task-clock -- sleep 0.2 2>"$work/attach"
+  check "-p with a command: the command only times the count (sleep is not counted)" \
+    grep -q "^<not counted>,msec,task-clock," "$work/attach"
+  kill -TERM $target
+  wait $target || true
+  # -D: counting starts MS after the command; the calls before are left out.
+  "$pmcount" -x, -D 200 -e $ev -- sh -c "\"$workload\" getppid 50; sleep 0.5; \"$workload\" getppid 7" \
+    2>"$work/delay"
+  check "-D 200: only the 7 calls after the delay" test "$(csv_count $ev <"$work/delay")" = 7
+  # --interval-count: N intervals, then the command is ended as perf stat ends it.
+  SECONDS=0
+  set +e
+  "$pmcount" -x, -I 100 --interval-count 2 -e task-clock -- "$workload" spin 3000 2>"$work/count"
+  status=$?
+  set -e
+  check "--interval-count 2: exit 0, the command ended early" test $status = 0 -a $SECONDS -lt 3
+  check "--interval-count 2: exactly 2 intervals" \
+    test "$(grep -c 'task-clock' "$work/count")" = 2
+  set +e
+  "$pmcount" -p 4194000 -e $ev 2>"$work/err"
+  check "-p of no process: usage error that says so" \
+    test $? = 2 -a "$(head -1 "$work/err")" = "pmcount: no process 4194000 to count (-p): has it exited?"
+  "$pmcount" -a -t 2 -e $ev 2>"$work/err"
+  check "-a -t 2: a usage error pointing to --duration" \
+    test $? = 2 -a "$(head -1 "$work/err")" = "pmcount: -t and -a cannot be combined: -t takes thread ids now, as in perf stat; for a duration in seconds, use --duration"
+  set -e
+  ;;
+
 system)
   if [[ $(id -u) != 0 ]]; then skip "-a needs root"; fi
   n=$(random_n)
@@ -305,14 +384,14 @@ print(" ".join(map(str, out)))' "$online")
   sum=$(awk -F, -v ev=$ev '$4 == ev {s += $2} END {print s}' "$work/percpu")
   # Other processes could call getppid meanwhile (other tests): at least n.
   check "-a -A: the CPUs' sum ($sum) >= $n" test "$sum" -ge "$n"
-  "$pmcount" -a --per-core -x, -e task-clock -t 0.1 2>"$work/core"
-  check "--per-core: label and CPU count" grep -Eq '^S[0-9]+-C[0-9]+,[0-9]+,[0-9]+,ns,task-clock,' "$work/core"
-  "$pmcount" -a --per-socket -e task-clock -t 0.1 2>"$work/socket"
+  "$pmcount" -a --per-core -x, -e task-clock --duration 0.1 2>"$work/core"
+  check "--per-core: label and CPU count" grep -Eq '^S[0-9]+-C[0-9]+,[0-9]+,[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/core"
+  "$pmcount" -a --per-socket -e task-clock --duration 0.1 2>"$work/socket"
   check "--per-socket: S0 line" grep -Eq '^S0 +[0-9]+ +[0-9,]+ ns +task-clock' "$work/socket"
-  "$pmcount" -a -A --stats -e task-clock -t 0.1 2>"$work/stats"
+  "$pmcount" -a -A --stats -e task-clock --duration 0.1 2>"$work/stats"
   check "--stats: sum/min/max/avg header" grep -Eq 'sum +min +max +avg' "$work/stats"
   first=$(echo $cpus | cut -d' ' -f1)
-  "$pmcount" -a -C "$first" -A --json -e task-clock -t 0.1 2>"$work/one.json"
+  "$pmcount" -a -C "$first" -A --json -e task-clock --duration 0.1 2>"$work/one.json"
   check "-C $first: only that CPU, in JSON" python3 -c '
 import json, sys
 o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
@@ -419,16 +498,28 @@ misc)
   "$pmcount" -x, -- "$workload" getppid 1 2>"$work/default"
   if "$pmlist" -s unverified PM_CYC | grep -q "no hardware PMU"; then
     check "default: a note about the missing PMU" grep -q "note: no hardware PMU" "$work/default"
-    check "default: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/default"
+    check "default: task-clock counted, in msec with perf's metric" \
+      grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,[0-9]+,100.00,[0-9.]+,CPUs utilized$' "$work/default"
   else
     check "default: cycles counted" grep -Eq '^[0-9]+,,PM_CYC,' "$work/default"
   fi
-  # -I: deltas with increasing timestamps, then the summary.
+  # -I: deltas with increasing timestamps; the totals only with --summary, as perf does.
   "$pmcount" -I 100 -x, -e task-clock -- "$workload" spin 350 2>"$work/interval"
   check "-I 100 over 350 ms: at least 3 intervals" \
-    test "$(grep -Ec '^[0-9]+\.[0-9]{9},[0-9]+,ns,task-clock' "$work/interval")" -ge 3
-  check "-I: timestamps increase" bash -c "awk -F, '\$1 != \"summary\" {if (\$1 <= last) exit 1; last = \$1}' '$work/interval'"
-  check "-I: a summary line" grep -q "^summary," "$work/interval"
+    test "$(grep -Ec '^ *[0-9]+\.[0-9]{9},[0-9]+\.[0-9][0-9],msec,task-clock' "$work/interval")" -ge 3
+  check "-I: timestamps increase" bash -c "awk -F, '{if (\$1 + 0 <= last) exit 1; last = \$1 + 0}' '$work/interval'"
+  check "-I: no summary line without --summary" bash -c "! grep -q summary '$work/interval'"
+  "$pmcount" -I 100 --summary -x, -e task-clock -- "$workload" spin 150 2>"$work/interval"
+  check "-I --summary: a summary line last" bash -c "tail -1 '$work/interval' | grep -q '^ *summary,'"
+  # Under a launcher without -o, ranks share a terminal: every table line says its rank, and
+  # --json's objects carry it; with -o each rank has its own file, unlabelled.
+  OMPI_COMM_WORLD_RANK=3 "$pmcount" -e $ev -- "$workload" getppid 5 2>"$work/rank"
+  check "MPI rank 3: every line labelled [rank 3]" bash -c "! grep -qv '^\[rank 3\]' '$work/rank'"
+  check "MPI rank 3: the count is there" grep -qE '^\[rank 3\] +5 +'"$ev"'$' "$work/rank"
+  PMI_RANK=1 "$pmcount" --json -e $ev -- "$workload" getppid 5 2>"$work/rank.json"
+  check "MPI rank 1: --json says \"rank\":\"1\"" grep -q '^{"rank":"1","command"' "$work/rank.json"
+  OMPI_COMM_WORLD_RANK=3 "$pmcount" -o "$work/rank.out" -e $ev -- "$workload" getppid 5
+  check "MPI rank 3 with -o: no label in its own file" bash -c "! grep -q rank '$work/rank.out'"
   # A group and its metrics.
   n=$(random_n)
   "$pmcount" -g pm_syscalls -x, -- "$workload" getppid "$n" 2>"$work/group"
@@ -443,7 +534,7 @@ misc)
     # event alone and counts the others.
     "$pmcount" -u -x, -e msr/tsc,task-clock -- "$workload" spin 20 2>"$work/msr-u"
     check "-u: msr/tsc <not supported>" grep -q '^<not supported>,,msr/tsc,' "$work/msr-u"
-    check "-u: task-clock still counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/msr-u"
+    check "-u: task-clock still counted" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/msr-u"
   else
     echo "note: no msr/tsc here: the exclude-bits checks are not made"
   fi
@@ -479,7 +570,7 @@ sys.exit(0 if ok else 1)' "$work/interval.json"
     status=$?
     set -e
     check "-a until SIGINT: exit 0" test $status = 0
-    check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+,ns,task-clock,' "$work/all"
+    check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/all"
   else
     echo "note: not root: -a until SIGINT is not checked"
   fi
@@ -531,8 +622,8 @@ unprivileged)
   check "nobody: counts its own command" test $? = 0
   check "nobody: a note that only user mode is counted" \
     grep -q "note: counting user mode only: kernel.perf_event_paranoid is $paranoid" "$work/user"
-  check "nobody: task-clock counted" grep -Eq '^[0-9]+,ns,task-clock,' "$work/user"
-  as_nobody "$pmcount" -a -e task-clock -t 0.1 2>"$work/all"
+  check "nobody: task-clock counted" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/user"
+  as_nobody "$pmcount" -a -e task-clock --duration 0.1 2>"$work/all"
   check "nobody: -a refused (125)" test $? = 125
   check "nobody: -a says why" grep -q "lack of privilege" "$work/all"
   as_nobody "$pmcount" -k -e task-clock -- "$work/workload" getppid 1 2>"$work/kernel"

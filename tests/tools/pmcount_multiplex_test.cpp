@@ -118,7 +118,7 @@ Report MxReport() {
   report.multiplex_ms = 20;
   report.sets = 2;
   report.rounds = 7;
-  report.events = {{"x", 1, "", "", 0}, {"x", 1, "", "", 1}};
+  report.events = {{"x", 1, "", "", 1}, {"x", 1, "", "", 2}};  // sets numbered from 1
   return report;
 }
 
@@ -130,23 +130,32 @@ Snapshot MxSnapshot() {
   return snapshot;
 }
 
+// Sets pmcount made itself (more events than counters): perf's "(75.00%)" alone, no set.
+TEST(PmcountMultiplexPrinters, AutomaticSetsShowTheShareAsPerfDoes) {
+  Report report = MxReport();
+  report.auto_multiplex = true;
+  const std::string human = MakeHumanPrinter()->Final(report, MxSnapshot());
+  EXPECT_NE(human.find("     x  (75.00%)\n"), std::string::npos) << human;
+  EXPECT_NE(human.find("     x  (25.00%)\n"), std::string::npos) << human;
+  EXPECT_EQ(human.find("[set"), std::string::npos) << human;
+}
+
 TEST(PmcountMultiplexPrinters, EveryFormatShowsSetEstimateRawAndShare) {
   const Report report = MxReport();
   const Snapshot snapshot = MxSnapshot();
   const std::string human = MakeHumanPrinter()->Final(report, snapshot);
   EXPECT_NE(human.find("2 event sets multiplexed at 20 ms (7 complete rounds)"), std::string::npos)
       << human;
-  EXPECT_NE(human.find("[set 0]  (estimate: 30 counted in 75.00% of the time)"), std::string::npos)
-      << human;
-  EXPECT_NE(human.find("[set 1]  (estimate: 10 counted in 25.00% of the time)"), std::string::npos)
-      << human;
+  EXPECT_NE(human.find("[set 1]  (75.00%)  scaled up from 30 counted"), std::string::npos) << human;
+  EXPECT_NE(human.find("[set 2]  (25.00%)  scaled up from 10 counted"), std::string::npos) << human;
   const std::string csv = MakeCsvPrinter(",")->Final(report, snapshot);
-  EXPECT_NE(csv.find("40,,x,300,75.00,,,0,30\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("40,,x,100,25.00,,,1,10\n"), std::string::npos) << csv;
+  // perf's 7 fields: the estimate, the set's time and share (the raw count is in --json).
+  EXPECT_NE(csv.find("40,,x,300,75.00,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("40,,x,100,25.00,,\n"), std::string::npos) << csv;
   const std::string json = MakeJsonPrinter()->Final(report, snapshot);
   EXPECT_NE(json.find("\"multiplex\":{\"slice_ms\":20,\"sets\":2,\"rounds\":7}"), std::string::npos)
       << json;
-  EXPECT_NE(json.find("\"set\":1,\"raw_value\":10,\"fraction\":0.25"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"set\":2,\"raw_value\":10,\"fraction\":0.25"), std::string::npos) << json;
   EXPECT_NE(json.find("\"value\":40,"), std::string::npos) << json;
 }
 

@@ -26,7 +26,7 @@ TEST(PmcountOptions, ShortBundlesAttachedValuesAndLongForms) {
   ASSERT_EQ(Parse({"-uk", "-etask-clock", "--event=page-faults", "-e", "x", "--", "true"}, &o), "");
   EXPECT_TRUE(o.user && o.kernel);
   EXPECT_EQ(o.event_lists, (std::vector<std::string>{"task-clock", "page-faults", "x"}));
-  ASSERT_EQ(Parse({"-aA", "-C0-1", "--stats", "-t", "0.5"}, &o), "");
+  ASSERT_EQ(Parse({"-aA", "-C0-1", "--stats", "--duration", "0.5"}, &o), "");
   EXPECT_TRUE(o.system_wide);
   EXPECT_EQ(o.aggregation, Aggregation::kPerCpu);
   EXPECT_EQ(o.cpus, (std::vector<int>{0, 1}));
@@ -39,6 +39,44 @@ TEST(PmcountOptions, ShortBundlesAttachedValuesAndLongForms) {
   ASSERT_EQ(Parse({"--json", "--repeat=3", "true"}, &o), "");
   EXPECT_EQ(o.format, Format::kJson);
   EXPECT_EQ(o.repeat, 3);
+}
+
+// perf's names: -j and --json-output are perf stat -j's JSON; --json stays pmcount's own.
+TEST(PmcountOptions, JsonOptionsFollowPerf) {
+  Options o;
+  ASSERT_EQ(Parse({"-j", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kPerfJson);
+  ASSERT_EQ(Parse({"--json-output", "-I", "100", "--summary", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kPerfJson);
+  EXPECT_TRUE(o.summary);
+  ASSERT_EQ(Parse({"--json", "true"}, &o), "");
+  EXPECT_EQ(o.format, Format::kJson);
+  EXPECT_EQ(Parse({"-x,", "-j", "true"}, &o),
+            "-x and -j cannot be combined: choose one output format");
+  EXPECT_EQ(Parse({"--json", "-j", "--json", "true"}, &o),
+            "--json and -j cannot be combined: choose one output format");
+}
+
+// perf's -p, -t, --per-thread, --interval-count and -D; -t meant seconds before, and a
+// duration given to it says where the duration went.
+TEST(PmcountOptions, AttachAsPerf) {
+  Options o;
+  ASSERT_EQ(Parse({"-p", "12,34", "--per-thread", "--duration", "2"}, &o), "");
+  EXPECT_EQ(o.pids, (std::vector<int>{12, 34}));
+  EXPECT_TRUE(o.per_thread);
+  ASSERT_EQ(Parse({"-t", "56", "-I", "100", "--interval-count", "3", "-D", "50"}, &o), "");
+  EXPECT_EQ(o.tids, (std::vector<int>{56}));
+  EXPECT_EQ(o.interval_count, 3);
+  EXPECT_EQ(o.delay_ms, 50);
+  ASSERT_EQ(Parse({"-p", "12", "--", "sleep", "1"}, &o), "");  // the command is the timer
+  EXPECT_EQ(Parse({"-a", "-t", "0.5"}, &o),
+            "-t 0.5: -t takes thread ids now, as in perf stat; for a duration in seconds, use "
+            "--duration 0.5");
+  EXPECT_EQ(Parse({"-a", "-t", "2"}, &o),
+            "-t and -a cannot be combined: -t takes thread ids now, as in perf stat; for a "
+            "duration in seconds, use --duration");
+  ASSERT_EQ(Parse({"-a", "--time", "2"}, &o), "");  // the old long name still works
+  EXPECT_DOUBLE_EQ(o.duration_s, 2);
 }
 
 TEST(PmcountOptions, HelpSkipsValidation) {
@@ -76,7 +114,14 @@ TEST(PmcountOptions, EveryBadInputIsRefusedWithAReason) {
       {"-a", "-t", "0", "true"},  // durations
       {"-a", "-t", "x"},
       {"-a", "-t", "1", "true"},
-      {"-t", "1"},
+      {"--duration", "1"},
+      {"-p", "1", "-a"},  // attach
+      {"-p", "0"},
+      {"-p", "1,,2"},
+      {"-r", "2", "-p", "1", "true"},
+      {"--per-thread", "true"},
+      {"--interval-count", "3", "true"},
+      {"-D", "-1", "true"},
       {"-x", ",", "--json", "true"},  // formats
       {"-x", "", "true"},
       {"-A", "--per-socket", "-a"},    // two splits

@@ -1,4 +1,4 @@
-// The three outputs of one report: perf stat's CSV fields, the human table, JSON lines.
+// The outputs of one report: perf stat's CSV fields and JSON, the human table, pmcount's JSON.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -65,15 +65,87 @@ TEST(PmcountPrinters, CsvFollowsPerfStatFieldOrder) {
             (std::vector<std::string>{"", "", "", "", "", "500000.000000", "calls_per_second"}));
 }
 
-TEST(PmcountPrinters, CsvIntervalsCarryTheirTimeAndTheTotalsSaySummary) {
+TEST(PmcountPrinters, CsvIntervalsAsPerfAndTheTotalsOnlyWithSummary) {
   std::unique_ptr<Printer> csv = MakeCsvPrinter(",");
   Snapshot interval = OneRow(5);
   interval.interval = true;
   interval.since_start_ns = 1500000000;
   std::vector<std::string> lines = Lines(csv->Interval(TwoEvents(), interval));
-  EXPECT_EQ(Fields(lines[0], ',')[0], "1.500000000");
-  lines = Lines(csv->Final(TwoEvents(), OneRow(5)));
-  EXPECT_EQ(Fields(lines[0], ',')[0], "summary");
+  EXPECT_EQ(Fields(lines[0], ',')[0], "     1.500000000");  // perf's %6lu.%09lu
+  EXPECT_EQ(csv->Final(TwoEvents(), OneRow(5)), "");        // perf prints none without --summary
+  Report summary = TwoEvents();
+  summary.summary = true;
+  lines = Lines(csv->Final(summary, OneRow(5)));
+  EXPECT_EQ(Fields(lines[0], ',')[0], "         summary");
+}
+
+// task-clock, page-faults and a tracepoint as perf stat shows them: the clock in msec with
+// CPUs utilized, the others as a rate per second of task time with perf's K step.
+Report Software() {
+  Report report;
+  report.command = {"./work"};
+  report.mode = "user+kernel";
+  report.events = {{"task-clock", 18, "ns", ""},
+                   {"page-faults", 20, "", ""},
+                   {"syscalls:sys_enter_getppid", 237, "", ""}};
+  report.events[0].kind = PerfKind::kClock;
+  report.metrics = {{"CPUs_utilized", "pm_sw_basic"}};
+  report.metric_lines = false;  // no -g
+  return report;
+}
+
+Row SoftwareRow(const std::string &label, int cpu, double clock_ns) {
+  Row row;
+  row.label = label;
+  row.cpu = cpu;
+  for (double value : {clock_ns, 48.0, 1500.0}) {
+    Cell cell;
+    cell.value = value;
+    cell.enabled_ns = cell.running_ns = 615461;
+    row.cells.push_back(cell);
+  }
+  row.metrics = {0.5};
+  return row;
+}
+
+TEST(PmcountPrinters, CsvCarriesPerfsMetricOnEachEventLine) {
+  Snapshot snapshot;
+  snapshot.span_ns = 1230922;
+  snapshot.rows = {SoftwareRow("", -1, 615461)};
+  const std::vector<std::string> lines = Lines(MakeCsvPrinter(",")->Final(Software(), snapshot));
+  ASSERT_EQ(lines.size(), 3u);  // no line of its own for the group's metric without -g
+  EXPECT_EQ(lines[0], "0.62,msec,task-clock,615461,100.00,0.500,CPUs utilized");
+  EXPECT_EQ(lines[1], "48,,page-faults,615461,100.00,77.990,K/sec");
+  EXPECT_EQ(lines[2], "1500,,syscalls:sys_enter_getppid,615461,100.00,2.437,M/sec");
+}
+
+TEST(PmcountPrinters, CsvPerCpuGoesEventByEventAsPerfDoes) {
+  Report report = Software();
+  report.aggregation = Aggregation::kPerCpu;
+  Snapshot snapshot;
+  snapshot.span_ns = 1230922;
+  snapshot.rows = {SoftwareRow("CPU0", 0, 615461), SoftwareRow("CPU1", 1, 615461)};
+  const std::vector<std::string> lines = Lines(MakeCsvPrinter(",")->Final(report, snapshot));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0].substr(0, 21), "CPU0,0.62,msec,task-c");
+  EXPECT_EQ(lines[1].substr(0, 21), "CPU1,0.62,msec,task-c");
+  EXPECT_EQ(lines[2].substr(0, 19), "CPU0,48,,page-fault");
+}
+
+TEST(PmcountPrinters, PerfJsonHasPerfsKeysInPerfsOrder) {
+  Snapshot snapshot;
+  snapshot.span_ns = 1230922;
+  snapshot.rows = {SoftwareRow("", -1, 615461)};
+  const std::vector<std::string> lines = Lines(MakePerfJsonPrinter()->Final(Software(), snapshot));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0],
+            "{\"counter-value\" : \"0.615461\", \"unit\" : \"msec\", \"event\" : \"task-clock\", "
+            "\"event-runtime\" : 615461, \"pcnt-running\" : 100.00, \"metric-value\" : 0.500000, "
+            "\"metric-unit\" : \"CPUs utilized\"}");
+  EXPECT_EQ(lines[1],
+            "{\"counter-value\" : \"48.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+            "\"event-runtime\" : 615461, \"pcnt-running\" : 100.00, \"metric-value\" : 77.990319, "
+            "\"metric-unit\" : \"K/sec\"}");
 }
 
 TEST(PmcountPrinters, HumanTableAlignsAndSeparatesThousands) {
@@ -110,9 +182,19 @@ TEST(PmcountPrinters, HumanIntervalsKeepTimeAndCpuApart) {
 
 TEST(PmcountPrinters, HumanShowsTheRunningShareOnlyWhenMultiplexed) {
   Snapshot snapshot = OneRow(10);
-  EXPECT_EQ(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("% counted"), std::string::npos);
+  EXPECT_EQ(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("%)"), std::string::npos);
   snapshot.rows[0].cells[0].running_ns = 500;
-  EXPECT_NE(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("(25.00% counted)"),
+  EXPECT_NE(MakeHumanPrinter()->Final(TwoEvents(), snapshot).find("(25.00%)"), std::string::npos);
+}
+
+// Ranks sharing a terminal: every line of the table, blank ones too, says whose it is.
+TEST(PmcountPrinters, HumanLinesSayTheirMpiRank) {
+  Report report = TwoEvents();
+  report.rank = "3";
+  const std::vector<std::string> lines = Lines(MakeHumanPrinter()->Final(report, OneRow(10)));
+  ASSERT_FALSE(lines.empty());
+  for (const std::string &line : lines) EXPECT_EQ(line.substr(0, 8), "[rank 3]") << line;
+  EXPECT_NE(MakeJsonPrinter()->Final(report, OneRow(10)).find("{\"rank\":\"3\",\"command\""),
             std::string::npos);
 }
 

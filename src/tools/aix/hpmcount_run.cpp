@@ -82,12 +82,14 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
     const char *call;
     if (programs.multiplexed) {
       call = "pm_set_program_group_mx";
-      rc = pmcount::CountCommandMx(pid, programs.mx.prog, &counting);
+      rc = pmcount::CountCommandMx(pid, programs.mx.prog, /*on=*/true, &counting);
     } else {
       call = "pm_set_program_group";
       rc = pmcount::Arm(
           &programs.plan,
-          [&](const pm_prog_t &prog) { return pmcount::CountCommand(pid, prog, &counting); },
+          [&](const pm_prog_t &prog) {
+            return pmcount::CountCommand(pid, prog, /*on=*/true, &counting);
+          },
           [&] { counting.reset(); });
     }
     if (rc != 0) fprintf(stderr, "hpmcount: %s\n", pm_strerror(call, rc));
@@ -103,7 +105,7 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   }
   if (rc != 0) return kFailed;
   const uint64_t start = pmcount::NowNs();
-  pmcount::WaitLoop(&command, 0, 0, [] {});
+  pmcount::WaitLoop(&command, 0, 0, [] { return true; }, {});
   const uint64_t end = pmcount::NowNs();
   const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
   std::vector<Sample> samples(sets);

@@ -71,12 +71,14 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
   const char *call;
   if (programs.multiplexed) {
     call = "pm_set_program_mx";
-    rc = pmcount::CountSystemWideMx(programs.mx.prog, cpus, &counting);
+    rc = pmcount::CountSystemWideMx(programs.mx.prog, cpus, /*on=*/true, &counting);
   } else {
     call = "pm_set_program";
     rc = pmcount::Arm(
         &programs.plan,
-        [&](const pm_prog_t &prog) { return pmcount::CountSystemWide(prog, cpus, &counting); },
+        [&](const pm_prog_t &prog) {
+          return pmcount::CountSystemWide(prog, cpus, /*on=*/true, &counting);
+        },
         [&] { counting.reset(); });
   }
   if (rc != 0) {
@@ -93,7 +95,7 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
       static_cast<uint64_t>(options.interval) * (options.microseconds ? 1000u : 1000000000u);
   for (long i = 0; options.count == 0 || i < options.count; ++i) {
     const uint64_t begin = pmcount::NowNs();
-    const int signal = pmcount::WaitLoop(nullptr, begin + interval_ns, 0, [] {});
+    const int signal = pmcount::WaitLoop(nullptr, begin + interval_ns, 0, [] { return true; }, {});
     const uint64_t end = pmcount::NowNs();
     std::vector<Sample> now(sets * cpus.size());
     if (counting) {

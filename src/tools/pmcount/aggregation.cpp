@@ -55,6 +55,7 @@ std::string Label(Aggregation aggregation, const CpuPlace &place) {
     case Aggregation::kTotal:
       return "";
     case Aggregation::kPerCpu:
+    case Aggregation::kPerThread:
       break;
   }
   return "CPU" + std::to_string(place.linux_cpu);

@@ -204,6 +204,10 @@ void Command::Forward(const siginfo_t &info) {
   kill(pid_, info.si_signo);
 }
 
+void Command::Terminate() {
+  if (!exited_) kill(pid_, SIGTERM);
+}
+
 int Command::exit_status() const {
   if (WIFSIGNALED(wait_status_)) return 128 + WTERMSIG(wait_status_);
   if (WIFEXITED(wait_status_)) return WEXITSTATUS(wait_status_);
@@ -220,21 +224,34 @@ std::string Command::how_it_ended() const {
 }
 
 int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
-             const std::function<void()> &tick) {
+             const std::function<bool()> &tick, const std::function<bool()> &alive) {
+  constexpr uint64_t kAlivePollNs = 100000000;  // perf stat -p notices an exit as late
   const sigset_t set = WaitedSignals();
   uint64_t next_tick = interval_ns ? NowNs() + interval_ns : 0;
+  uint64_t next_poll = alive ? NowNs() + kAlivePollNs : 0;
+  bool terminated = false;
   while (true) {
     if (command && command->Reap()) return 0;
     const uint64_t now = NowNs();
     if (next_tick && now >= next_tick) {
-      tick();
       // Keep the ticks on their grid even if one ran late.
       while (next_tick <= now) next_tick += interval_ns;
+      if (!tick()) {
+        if (!command) return 0;
+        if (!terminated) command->Terminate();
+        terminated = true;
+        next_tick = 0;
+      }
       continue;
     }
     if (!command && deadline_ns && now >= deadline_ns) return 0;
+    if (next_poll && now >= next_poll) {
+      if (!command && !alive()) return 0;
+      next_poll = now + kAlivePollNs;
+    }
     uint64_t wake = next_tick;
     if (!command && deadline_ns && (!wake || deadline_ns < wake)) wake = deadline_ns;
+    if (next_poll && (!wake || next_poll < wake)) wake = next_poll;
     siginfo_t info;
     int sig;
     if (wake) {

@@ -52,6 +52,8 @@ class Command {
   bool Reap();
   // Passes `signal` on unless the child already received it from the terminal.
   void Forward(const siginfo_t &info);
+  // Sends SIGTERM (--interval-count reached while it still runs).
+  void Terminate();
 
  private:
   pid_t pid_ = -1;
@@ -62,9 +64,12 @@ class Command {
 };
 
 // Waits until `command` exits (or, with no command, until `deadline_ns`, 0 for none, or a
-// SIGINT/SIGTERM/SIGHUP), calling `tick()` every `interval_ns` (0: never) on the way.
+// SIGINT/SIGTERM/SIGHUP), calling `tick()` every `interval_ns` (0: never) on the way. When
+// tick returns false (--interval-count reached), a wait without a command ends and a command
+// gets SIGTERM, as perf stat does. `alive` (may be empty), asked at least every 100 ms: false
+// when every attached target has exited, which ends a wait without a command.
 // Returns the signal that ended a wait without a command, else 0.
 int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
-             const std::function<void()> &tick);
+             const std::function<bool()> &tick, const std::function<bool()> &alive);
 
 }  // namespace pmcount

@@ -45,6 +45,8 @@ class CommandCounting : public Counting {
     pm_delete_program_group(pid_, pid_);
   }
 
+  int Start() override { return pm_start_group(pid_, pid_); }
+
  private:
   pid_t pid_;
   bool deleted_ = false;
@@ -72,9 +74,47 @@ class SystemCounting : public Counting {
     pm_delete_program();
   }
 
+  int Start() override { return pm_start(); }
+
  private:
   std::vector<int> cpus_;
   bool deleted_ = false;
+};
+
+// -p, -t: one context per target, each read and deleted through its own family.
+class AttachedCounting : public Counting {
+ public:
+  explicit AttachedCounting(std::vector<AttachTarget> targets) : targets_(std::move(targets)) {}
+  ~AttachedCounting() override { Delete(); }
+
+  int Read(std::vector<Sample> *samples) override {
+    samples->assign(targets_.size(), Sample());
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      const AttachTarget &t = targets_[i];
+      pm_data_t data;
+      pm_accu_time_t times;
+      const int rc = t.whole_process ? pm_get_Tdata_group(t.pid, t.tid, &data, &times)
+                                     : pm_get_Tdata_thread(t.pid, t.tid, &data, &times);
+      Fill(rc, data, times, &(*samples)[i]);
+    }
+    return 0;
+  }
+
+  void Delete() override {
+    for (const AttachTarget &t : targets_) {
+      if (t.whole_process) {
+        pm_delete_program_group(t.pid, t.tid);
+      } else {
+        pm_delete_program_thread(t.pid, t.tid);
+      }
+    }
+    targets_.clear();
+  }
+
+  int Start() override { return 0; }  // -D waits before attaching instead
+
+ private:
+  std::vector<AttachTarget> targets_;
 };
 
 // Appends the sets of one _mx read (rc from pm_get_data*_mx) at `target` of `targets`.
@@ -98,13 +138,16 @@ void FillSets(int rc, const pm_data_mx_t &data, size_t target, size_t targets, i
 
 class CommandCountingMx : public Counting {
  public:
-  CommandCountingMx(pid_t pid, size_t sets) : pid_(pid), sets_(sets) {}
+  // `thread`: an attached thread's context (the _thread family), else a counting group's.
+  CommandCountingMx(pid_t pid, pid_t tid, bool thread, size_t sets)
+      : pid_(pid), tid_(tid), thread_(thread), sets_(sets) {}
   ~CommandCountingMx() override { Delete(); }
 
   int Read(std::vector<Sample> *samples) override {
     pm_data_mx_t data;
     memset(&data, 0, sizeof data);
-    const int rc = pm_get_data_group_mx(pid_, pid_, &data);
+    const int rc = thread_ ? pm_get_data_thread_mx(pid_, tid_, &data)
+                           : pm_get_data_group_mx(pid_, tid_, &data);
     samples->assign(sets_, Sample());
     FillSets(rc, data, 0, 1, &rounds_, samples);
     free(data.accu_set);  // the library allocates it, as on AIX
@@ -114,13 +157,20 @@ class CommandCountingMx : public Counting {
   void Delete() override {
     if (deleted_) return;
     deleted_ = true;
-    pm_delete_program_group(pid_, pid_);
+    if (thread_) {
+      pm_delete_program_thread(pid_, tid_);
+    } else {
+      pm_delete_program_group(pid_, tid_);
+    }
   }
+
+  int Start() override { return pm_start_group(pid_, tid_); }
 
   int rounds() const override { return rounds_; }
 
  private:
-  pid_t pid_;
+  pid_t pid_, tid_;
+  bool thread_;
   size_t sets_;
   int rounds_ = -1;
   bool deleted_ = false;
@@ -149,6 +199,8 @@ class SystemCountingMx : public Counting {
     pm_delete_program();
   }
 
+  int Start() override { return pm_start(); }
+
   int rounds() const override { return rounds_; }
 
  private:
@@ -160,9 +212,9 @@ class SystemCountingMx : public Counting {
 
 }  // namespace
 
-int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out) {
+int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_t program = prog;
-  program.mode.w |= PM_COUNT;
+  if (on) program.mode.w |= PM_COUNT;
   // pmcount never prints ginfo.members: spare the kernel the tracepoint that
   // counts them (registering and unregistering it costs more than `true` runs).
   // A setting of this process alone: the command never sees it.
@@ -172,31 +224,77 @@ int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *ou
   return rc;
 }
 
-int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out) {
+int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
+                    std::unique_ptr<Counting> *out) {
   pm_prog_t program = prog;
-  program.mode.w |= PM_COUNT;
+  if (on) program.mode.w |= PM_COUNT;
   const int rc = pm_set_program(&program);
   if (rc == 0) out->reset(new SystemCounting(std::move(cpus)));
   return rc;
+}
+
+int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &prog,
+                  std::unique_ptr<Counting> *out) {
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
+  std::vector<AttachTarget> done;
+  for (const AttachTarget &t : targets) {
+    pm_prog_t program = prog;
+    program.mode.w |= PM_COUNT;
+    int rc;
+    if (t.whole_process) {
+      program.mode.w |= PM_PROCESS;
+      rc = pm_set_program_group(t.pid, t.tid, &program);
+    } else {
+      rc = pm_set_program_thread(t.pid, t.tid, &program);
+    }
+    if (rc != 0) {
+      AttachedCounting undo(done);  // deletes what was set
+      return rc;
+    }
+    done.push_back(t);
+  }
+  out->reset(new AttachedCounting(std::move(done)));
+  return 0;
 }
 
 }  // namespace pmcount
 
 namespace pmcount {
 
-int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, std::unique_ptr<Counting> *out) {
+int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = prog;
-  program.mode.w |= PM_COUNT;
+  if (on) program.mode.w |= PM_COUNT;
   pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   const int rc = pm_set_program_group_mx(pid, pid, &program);
-  if (rc == 0) out->reset(new CommandCountingMx(pid, static_cast<size_t>(prog.nb_events_prog)));
+  if (rc == 0) {
+    out->reset(new CommandCountingMx(pid, pid, false, static_cast<size_t>(prog.nb_events_prog)));
+  }
   return rc;
 }
 
-int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus,
-                      std::unique_ptr<Counting> *out) {
+int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
+                    std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = prog;
   program.mode.w |= PM_COUNT;
+  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
+  int rc;
+  if (target.whole_process) {
+    program.mode.w |= PM_PROCESS;
+    rc = pm_set_program_group_mx(target.pid, target.tid, &program);
+  } else {
+    rc = pm_set_program_thread_mx(target.pid, target.tid, &program);
+  }
+  if (rc == 0) {
+    out->reset(new CommandCountingMx(target.pid, target.tid, !target.whole_process,
+                                     static_cast<size_t>(prog.nb_events_prog)));
+  }
+  return rc;
+}
+
+int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
+                      std::unique_ptr<Counting> *out) {
+  pm_prog_mx_t program = prog;
+  if (on) program.mode.w |= PM_COUNT;
   const int rc = pm_set_program_mx(&program);
   if (rc == 0) {
     out->reset(new SystemCountingMx(std::move(cpus), static_cast<size_t>(prog.nb_events_prog)));

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "attach_targets.h"
+
 namespace pmcount {
 
 // One read of one target (the command's group, or one CPU).
@@ -31,20 +33,35 @@ class Counting {
   virtual void Delete() = 0;
   // -T: complete rounds through every set at the last Read (nb_mx_round); -1 otherwise.
   virtual int rounds() const { return -1; }
+  // -D: starts counting that was programmed off (pm_start_group, pm_start). Returns the code.
+  virtual int Start() = 0;
 };
 
 // Programs `prog` (counting on) as a counting group on thread `pid` of process `pid`, which
 // must be stopped (the AIX rule for third-party calls). Returns 0 or the pmapi code.
-int CountCommand(pid_t pid, const pm_prog_t &prog, std::unique_ptr<Counting> *out);
+// `on` false: programmed with counting off, for Start() later (-D).
+int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out);
 
 // Programs `prog` (counting on) on every CPU; reads report the Linux CPUs `cpus`.
-int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, std::unique_ptr<Counting> *out);
+int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
+                    std::unique_ptr<Counting> *out);
+
+// -p, -t: programs `prog` on each running target, through the third-party calls: a whole
+// process as a process-level counting group (pm_set_program_group with PM_PROCESS: every
+// thread, those it starts too), a thread with pm_set_program_thread. Reads give one sample per
+// target, in order. Returns 0 or the pmapi code of the first refusal (nothing is left set).
+int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &prog,
+                  std::unique_ptr<Counting> *out);
 
 // -T: the same through the _mx calls (pm_set_program_group_mx, pm_set_program_mx). Reads are
 // set-major: set k's sample of target t is at k * targets + t. A sample's running_ns (and
 // enabled_ns) is the time its set counted (accu_time).
-int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, std::unique_ptr<Counting> *out);
-int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus,
+int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out);
+int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
                       std::unique_ptr<Counting> *out);
+// One attached target (pmcount multiplexes one target only): pm_set_program_group_mx with
+// PM_PROCESS for a whole process, pm_set_program_thread_mx for a thread.
+int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
+                    std::unique_ptr<Counting> *out);
 
 }  // namespace pmcount

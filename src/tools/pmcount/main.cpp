@@ -12,6 +12,8 @@
 #include <fstream>
 #include <memory>
 
+#include "attach_targets.h"
+#include "auto_multiplex.h"
 #include "cpu_places.h"
 #include "event_selection.h"
 #include "merge.h"
@@ -80,12 +82,19 @@ std::string SelectSets(const Options &options, Setup *setup) {
     (argument.is_group ? alone.group : alone.event_lists.emplace_back()) = argument.text;
     Selection selection;
     std::string error = SelectEvents(alone, &selection);
-    if (!error.empty()) return "event set " + std::to_string(k) + ": " + error;
+    if (!error.empty() && options.auto_multiplex) return error;  // sets the user never made
+    if (!error.empty()) return "event set " + std::to_string(k + 1) + ": " + error;
     setup->sets.push_back(std::move(selection));
   }
   std::vector<int> set_of_event;
   setup->selection = FlattenSets(setup->sets, &set_of_event);
   return "";
+}
+
+std::string FormatIdList(const std::vector<int> &ids) {
+  std::string text;
+  for (int id : ids) text += (text.empty() ? "" : ",") + std::to_string(id);
+  return text;
 }
 
 int Main(int argc, char **argv) {
@@ -109,6 +118,8 @@ int Main(int argc, char **argv) {
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
+  error = SplitIntoSets(&options);
+  if (!error.empty()) return UsageError(error);
   Setup setup;
   setup.options = &options;
   if (options.multiplex_ms > 0) {
@@ -119,11 +130,29 @@ int Main(int argc, char **argv) {
   if (!error.empty()) return UsageError(error);
   Report report;
   report.notes = setup.selection.notes;
+  if (options.auto_multiplex) {
+    report.notes.push_back(
+        std::to_string(setup.selection.events.size()) + " events are more than one program's " +
+        std::to_string(MAX_COUNTERS) + " counters: they take turns in " +
+        std::to_string(setup.sets.size()) + " sets of " + std::to_string(kAutoSliceMs) +
+        " ms, as perf multiplexes, and each count is an estimate scaled up from the share of "
+        "the time its set counted, shown as (xx.xx%); -T MS chooses the sets and the slice");
+  }
   error = ChooseMode(options, setup.selection, &setup.mode, &report.notes);
   if (!error.empty()) return UsageError(error);
   if (options.system_wide) {
     error = ChooseCpus(options, &setup);
     if (!error.empty()) return UsageError(error);
+  }
+  if (options.attached()) {
+    error = FindTargets(options, &setup.targets);
+    if (!error.empty()) return UsageError(error);
+    if (options.multiplex_ms > 0 && setup.targets.size() > 1) {
+      return UsageError(std::to_string(setup.sets.size()) +
+                        " event sets take turns on one target at a time: give one -p PID "
+                        "(without --per-thread) or one -t TID, or at most " +
+                        std::to_string(MAX_COUNTERS) + " events");
+    }
   }
 
   int fd = STDERR_FILENO;
@@ -141,14 +170,27 @@ int Main(int argc, char **argv) {
                                           : options.output_path);
 
   report.command = options.command;
+  if (!options.pids.empty()) {
+    report.attached =
+        (options.pids.size() > 1 ? "processes " : "process ") + FormatIdList(options.pids);
+  }
+  if (!options.tids.empty()) {
+    report.attached += (report.attached.empty() ? "" : " and ") +
+                       std::string(options.tids.size() > 1 ? "threads " : "thread ") +
+                       FormatIdList(options.tids);
+  }
   report.system_wide = options.system_wide;
   report.cpus = FormatCpuList(setup.cpus);
   report.mode = ModeName(setup.mode);
   if (setup.selection.group) report.group = setup.selection.group->record.short_name;
-  report.aggregation = options.aggregation;
+  report.aggregation = options.per_thread ? Aggregation::kPerThread : options.aggregation;
   report.multiplex_ms = options.multiplex_ms;
+  report.auto_multiplex = options.auto_multiplex;
   report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
+  report.summary = options.summary;
+  if (options.output_path.empty() || options.output_path == "-") report.rank = LauncherRank();
+  report.metric_lines = !options.group.empty();
   std::unique_ptr<Printer> printer;
   switch (options.format) {
     case Format::kHuman:
@@ -161,6 +203,11 @@ int Main(int argc, char **argv) {
       break;
     case Format::kJson:
       printer = MakeJsonPrinter();
+      break;
+    case Format::kPerfJson:
+      printer = MakePerfJsonPrinter();
+      for (const std::string &note : report.notes)
+        fprintf(stderr, "pmcount: note: %s\n", note.c_str());
       break;
   }
   return RunSession(setup, &report, printer.get(), &output);

@@ -66,8 +66,20 @@ std::string ParseCount(const std::string &text, long long *value) {
   return "";
 }
 
-// One pmcount CSV file (the final counts: "value,unit,event,run-time,percent,,"; after -I
-// the lines marked "summary"). Returns "" or what is wrong with it.
+// A clock's "12.34" (milliseconds) as whole nanoseconds.
+std::string ParseMilliseconds(const std::string &text, long long *value) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos ||
+      text.find('.') != text.rfind('.')) {
+    return "'" + text + "' is not a time in milliseconds";
+  }
+  const double ns = strtod(text.c_str(), nullptr) * 1e6;
+  if (!(ns < 9.2e18)) return "'" + text + "' is past what the summary can add up";
+  *value = static_cast<long long>(ns + 0.5);
+  return "";
+}
+
+// One pmcount CSV file (the final counts: "value,unit,event,run-time,percent,metric,unit";
+// after -I --summary the lines marked "summary"). Returns "" or what is wrong with it.
 std::string ReadFile(const std::string &path, FileCounts *counts) {
   std::ifstream file(path);
   if (!file) return "cannot read " + path;
@@ -85,7 +97,11 @@ std::string ReadFile(const std::string &path, FileCounts *counts) {
       }
     }
     std::vector<std::string> fields = Split(line, separator);
-    if (fields.size() == 8 && fields[0] == "summary") fields.erase(fields.begin());
+    // After -I --summary perf's format marks the totals "summary", right-aligned.
+    if (fields.size() == 8 && fields[0].find_first_not_of(' ') != std::string::npos &&
+        fields[0].substr(fields[0].find_first_not_of(' ')) == "summary") {
+      fields.erase(fields.begin());
+    }
     if (fields.size() != 7) continue;  // interval lines, per-CPU rows
     if (fields[0].empty()) continue;   // a metric line
     const std::string &event = fields[2];
@@ -96,7 +112,9 @@ std::string ReadFile(const std::string &path, FileCounts *counts) {
     if (fields[0][0] == '<') {
       counts->counted = false;  // <not counted> or <not supported>
     } else {
-      const std::string error = ParseCount(fields[0], &value);
+      // The clocks are milliseconds with decimals, as perf writes them: back to whole ns.
+      const std::string error = fields[1] == "msec" ? ParseMilliseconds(fields[0], &value)
+                                                    : ParseCount(fields[0], &value);
       if (!error.empty()) {
         return path + ":" + std::to_string(number) + ": the count of " + event + " " + error;
       }
@@ -108,7 +126,9 @@ std::string ReadFile(const std::string &path, FileCounts *counts) {
     counts->wall_s = std::max(counts->wall_s, strtod(fields[3].c_str(), nullptr) * 1e-9);
   }
   if (counts->events.empty()) {
-    return path + " has no counts in pmcount's CSV form (write them with -o FILE.csv or -x,)";
+    return path +
+           " has no counts in pmcount's CSV form (write them with -o FILE.csv or -x,; with -I add "
+           "--summary)";
   }
   return "";
 }

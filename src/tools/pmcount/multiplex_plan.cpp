@@ -16,7 +16,7 @@ Selection FlattenSets(const std::vector<Selection> &sets, std::vector<int> *set_
       flat.metrics.push_back(metric);
     }
     for (const std::string &note : sets[k].notes) {
-      flat.notes.push_back("event set " + std::to_string(k) + ": " + note);
+      flat.notes.push_back("event set " + std::to_string(k + 1) + ": " + note);
     }
   }
   return flat;
@@ -35,7 +35,7 @@ std::string MakeMultiplexPlan(const std::vector<Selection> &sets, const Mode &mo
       for (size_t e = 0; e < set.reasons.size() && why.empty(); ++e) {
         why = plain.events[e].name + ": " + set.reasons[e];
       }
-      return "event set " + std::to_string(k) + " has nothing countable here (" + why + ")";
+      return "event set " + std::to_string(k + 1) + " has nothing countable here (" + why + ")";
     }
     memcpy(out.events[k], set.prog.events, sizeof out.events[k]);
     out.counters.push_back(set.counter_of_event);

@@ -33,8 +33,15 @@ enum class Id {
   kInterval,
   kRepeat,
   kTime,
+  kPid,
+  kTid,
+  kPerThread,
+  kIntervalCount,
+  kDelay,
   kSeparator,
   kJson,
+  kPerfJson,
+  kSummary,
   kOutput,
   kHelp,
   kVersion
@@ -62,9 +69,17 @@ constexpr Spec kSpecs[] = {
     {0, "stats", false, Id::kStats},
     {'I', "interval", true, Id::kInterval},
     {'r', "repeat", true, Id::kRepeat},
-    {'t', "time", true, Id::kTime},
+    {0, "duration", true, Id::kTime},
+    {0, "time", true, Id::kTime},  // the name of --duration before -t became perf's
+    {'p', "pid", true, Id::kPid},
+    {'t', "tid", true, Id::kTid},
+    {0, "per-thread", false, Id::kPerThread},
+    {0, "interval-count", true, Id::kIntervalCount},
+    {'D', "delay", true, Id::kDelay},
     {'x', "field-separator", true, Id::kSeparator},
-    {'j', "json", false, Id::kJson},
+    {0, "json", false, Id::kJson},
+    {'j', "json-output", false, Id::kPerfJson},
+    {0, "summary", false, Id::kSummary},
     {'o', "output", true, Id::kOutput},
     {'h', "help", false, Id::kHelp},
     {0, "version", false, Id::kVersion},
@@ -84,6 +99,11 @@ const Spec *FindLong(const std::string &name) {
   return nullptr;
 }
 
+// The spec of an option as spelled ("-x", "--json").
+const Spec *FindSpelled(const std::string &spelled) {
+  return spelled.size() == 2 ? FindShort(spelled[1]) : FindLong(spelled.substr(2));
+}
+
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
 
 // A whole decimal number in [min, max], nothing else (no sign, blanks or suffix).
@@ -97,6 +117,19 @@ bool ParseWhole(const std::string &text, long min, long max, long *out) {
   if (value < min || value > max) return false;
   *out = value;
   return true;
+}
+
+// "1234" or "1234,1240": process or thread ids, positive, in the kernel's range.
+bool ParseIdList(const std::string &text, std::vector<int> *ids) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    long id = 0;
+    if (!ParseWhole(text.substr(start, comma - start), 1, 4194304, &id)) return false;
+    ids->push_back(static_cast<int>(id));
+    start = comma + 1;
+  }
+  return !ids->empty();
 }
 
 bool ParseSeconds(const std::string &text, double *out) {
@@ -120,6 +153,7 @@ const char *AggregationOption(Aggregation aggregation) {
     case Aggregation::kPerSocket:
       return "--per-socket";
     case Aggregation::kTotal:
+    case Aggregation::kPerThread:
       break;
   }
   return "";
@@ -198,6 +232,38 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
                ": give seconds greater than 0, such as 2 or 0.5";
       }
       return "";
+    case Id::kPid:
+    case Id::kTid: {
+      std::vector<int> ids;
+      if (!ParseIdList(value, &ids)) {
+        if (spec.id == Id::kTid && ParseSeconds(value, &o->duration_s)) {
+          return spelled + " " + value +
+                 ": -t takes thread ids now, as in perf stat; for a duration in seconds, use "
+                 "--duration " +
+                 value;
+        }
+        return "bad " + std::string(spec.id == Id::kPid ? "process" : "thread") + " id list " +
+               Quoted(value) + " for " + spelled + ": give ids such as 1234 or 1234,1240";
+      }
+      std::vector<int> &list = spec.id == Id::kPid ? o->pids : o->tids;
+      list.insert(list.end(), ids.begin(), ids.end());
+      return "";
+    }
+    case Id::kPerThread:
+      o->per_thread = true;
+      return "";
+    case Id::kIntervalCount:
+      if (!ParseWhole(value, 1, 1000000000L, &o->interval_count)) {
+        return "bad interval count " + Quoted(value) + " for " + spelled +
+               ": give how many -I intervals to print, at least 1";
+      }
+      return "";
+    case Id::kDelay:
+      if (!ParseWhole(value, 0, kMaxIntervalMs, &o->delay_ms)) {
+        return "bad delay " + Quoted(value) + " for " + spelled +
+               ": give whole milliseconds, 0 or more";
+      }
+      return "";
     case Id::kSeparator:
       if (value.empty()) return "option " + spelled + " needs a separator, such as , or ;";
       o->format = Format::kCsv;
@@ -205,6 +271,12 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
       return "";
     case Id::kJson:
       o->format = Format::kJson;
+      return "";
+    case Id::kPerfJson:
+      o->format = Format::kPerfJson;
+      return "";
+    case Id::kSummary:
+      o->summary = true;
       return "";
     case Id::kOutput:
       if (value.empty()) return "option " + spelled + " needs a file name";
@@ -220,9 +292,20 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
   return "internal error: unhandled option " + spelled;
 }
 
+// Remembers an output format option, once per format, as the user spelled it.
+void NoteFormat(const Spec &spec, const std::string &spelled, std::vector<std::string> *formats) {
+  if (spec.id != Id::kSeparator && spec.id != Id::kJson && spec.id != Id::kPerfJson) return;
+  for (const std::string &seen : *formats) {
+    if (FindSpelled(seen)->id == spec.id) return;
+  }
+  formats->push_back(spelled);
+}
+
 // The rules between options, checked once everything is read.
-std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
-  if (csv_seen && json_seen) return "-x and --json cannot be combined: choose one output format";
+std::string Validate(const Options &o, const std::vector<std::string> &formats) {
+  if (formats.size() > 1) {
+    return formats[0] + " and " + formats[1] + " cannot be combined: choose one output format";
+  }
   size_t groups = 0;
   for (const SetArgument &set : o.sets) groups += set.is_group ? 1 : 0;
   if (o.multiplex_ms > 0) {
@@ -244,8 +327,16 @@ std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
              "them as sets with -T MS)";
     }
   }
-  if (o.command.empty() && !o.system_wide) {
-    return "no command to count: give one after --, or -a to count the whole machine";
+  if (o.system_wide && !o.tids.empty()) {
+    return "-t and -a cannot be combined: -t takes thread ids now, as in perf stat; for a "
+           "duration in seconds, use --duration";
+  }
+  if (o.system_wide && o.attached()) {
+    return "-p and -a cannot be combined: count the processes or the whole machine";
+  }
+  if (o.command.empty() && !o.system_wide && !o.attached()) {
+    return "no command to count: give one after --, -p PID or -t TID to count running ones, or "
+           "-a to count the whole machine";
   }
   if (!o.system_wide) {
     if (o.cpus_given) return "-C selects CPUs for system-wide counting: add -a";
@@ -257,10 +348,22 @@ std::string Validate(const Options &o, bool csv_seen, bool json_seen) {
     if (o.stats) return "--stats summarizes counts across CPUs: add -a";
   }
   if (o.duration_s > 0 && !o.command.empty()) {
-    return "-t counts for a fixed time without a command: give either -t or a command";
+    return "--duration counts for a fixed time without a command: give either --duration or a "
+           "command";
   }
-  if (o.duration_s > 0 && !o.system_wide) return "-t needs -a: it counts the whole machine";
+  if (o.duration_s > 0 && !o.system_wide && !o.attached()) {
+    return "--duration needs -a, -p or -t: a command is counted until it exits";
+  }
+  if (o.per_thread && !o.attached()) {
+    return "--per-thread splits the counts of -p or -t targets by thread: add -p PID or -t TID";
+  }
+  if (o.interval_count > 0 && o.interval_ms == 0) {
+    return "--interval-count counts -I intervals: add -I MS";
+  }
   if (o.repeat > 1 && o.command.empty()) return "-r repeats a command: give one after --";
+  if (o.repeat > 1 && o.attached()) {
+    return "-r and -p/-t cannot be combined: a running process is counted once";
+  }
   if (o.repeat > 1 && o.multiplex_ms > 0) {
     return "-r and -T cannot be combined: a multiplexed estimate is printed for one run";
   }
@@ -314,7 +417,7 @@ std::string FormatCpuList(const std::vector<int> &cpus) {
 
 std::string ParseOptions(const std::vector<std::string> &args, Options *options) {
   Options o;
-  bool csv_seen = false, json_seen = false;
+  std::vector<std::string> formats;  // the output formats asked for, as spelled
   size_t i = 0;
   for (; i < args.size(); ++i) {
     const std::string &arg = args[i];
@@ -341,8 +444,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       } else if (equals != std::string::npos) {
         return "option --" + name + " takes no value";
       }
-      csv_seen |= spec->id == Id::kSeparator;
-      json_seen |= spec->id == Id::kJson;
+      NoteFormat(*spec, "--" + name, &formats);
       std::string error = Apply(*spec, value, "--" + name, &o);
       if (!error.empty()) return error;
       continue;
@@ -363,15 +465,14 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
         }
         k = arg.size();  // the value took the rest of this argument
       }
-      csv_seen |= spec->id == Id::kSeparator;
-      json_seen |= spec->id == Id::kJson;
+      NoteFormat(*spec, spelled, &formats);
       std::string error = Apply(*spec, value, spelled, &o);
       if (!error.empty()) return error;
     }
   }
   o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
   if (!o.help && !o.version) {
-    std::string error = Validate(o, csv_seen, json_seen);
+    std::string error = Validate(o, formats);
     if (!error.empty()) return error;
   }
   *options = std::move(o);
@@ -380,7 +481,8 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 
 std::string UsageText() {
   return R"(Usage: pmcount [options] [--] command [args...]
-       pmcount -a [-C cpus] [options] [-- command [args...] | -t seconds]
+       pmcount -a [-C cpus] [options] [-- command [args...] | --duration seconds]
+       pmcount -p pid[,pid] | -t tid[,tid] [options] [-- command [args...] | --duration s]
        pmcount --merge FILE.csv...   the summary across MPI ranks
 
 Counts hardware and software events, through the AIX pmapi calls, for a command and
@@ -390,23 +492,32 @@ Events:
   -e, --event LIST        events to count, comma-separated: AIX mnemonics (PM_CYC), kernel
                           software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
                           sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
-                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode. At most 8 events (one pmapi
-                          program). Repeat -e to add more. `pmlist` lists them all.
+                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode.
+                          Past 8 events (one pmapi program) they take turns, as perf
+                          multiplexes: counts are then estimates, their share (xx.xx%)
+                          beside them. Repeat -e to add more. `pmlist` lists them all.
   -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
                           Default: task-clock, context-switches, cpu-migrations and
                           page-faults, plus cycles, instructions, branches and branch-misses
                           when the machine has a hardware PMU.
-  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64);
-                          the sets count in turn, MS milliseconds each, and each event's
-                          estimate (count x total time / the set's time) is printed with the
-                          raw count and the fraction of the time its set counted
+  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64,
+                          numbered from 1); the sets count in turn, MS milliseconds each; the
+                          count printed is the estimate (raw count x total time / the set's
+                          time), with the set, its share and the raw count beside it
   -u, --user              count user mode
   -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
 
 Targets:
   -a, --all-cpus          count every CPU (needs root or CAP_PERFMON)
   -C, --cpu LIST          with -a: report these CPUs only, e.g. 0-3,6
-  -t, --time SECONDS      with -a and no command: count for this long (default: until ^C)
+  -p, --pid PID[,PID]     count these running processes, every thread (until ^C, --duration,
+                          they exit, or a command given after -- exits)
+  -t, --tid TID[,TID]     count these running threads, as perf stat -t (before, -t was
+                          --duration)
+      --per-thread        with -p or -t: one line per thread
+      --duration SECONDS  with -a, -p or -t and no command: count for this long (default: until
+                          ^C); --time is the same
+  -D, --delay MS          start counting MS milliseconds after the command starts
 
 Splitting (with -a):
   -A, --no-aggr, --per-cpu  one line per CPU
@@ -416,13 +527,19 @@ Splitting (with -a):
 
 Time:
   -I, --interval MS       print the counts of each interval of MS milliseconds (>= 10)
+      --interval-count N  stop after N intervals (a command still running gets SIGTERM)
   -r, --repeat N          run the command N times; print means and their relative spread
 
 Output (to stderr unless -o):
-  -x, --field-separator SEP  CSV-like lines in perf stat's field order
-  -j, --json              one JSON object per line
+  -x, --field-separator SEP  perf stat's CSV, field for field (clocks in msec, a metric
+                          column on each event's line)
+  -j, --json-output       perf stat -j's JSON, one object per event and line
+      --json              pmcount's own JSON: one object per interval and for the totals, with
+                          the command, notes and sets (schema: pmcount-json.schema.json)
+      --summary           with -I and -x or -j: the totals after the intervals too
   -o, --output FILE       write the counts to FILE (- for standard output); %r the MPI rank,
-                          %h the host, %p the pid; .csv or .json choose the format
+                          %h the host, %p the pid; .csv or .json (pmcount's own) choose the
+                          format
   -h, --help              this text
       --version           the version
 

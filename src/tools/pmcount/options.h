@@ -8,8 +8,10 @@
 
 namespace pmcount {
 
-enum class Aggregation { kTotal, kPerCpu, kPerCore, kPerSocket };
-enum class Format { kHuman, kCsv, kJson };
+// kPerThread: --per-thread, rows per attached thread (set from per_thread, never parsed).
+enum class Aggregation { kTotal, kPerCpu, kPerCore, kPerSocket, kPerThread };
+// kJson: pmcount's own JSON (--json); kPerfJson: perf stat -j's (-j, --json-output).
+enum class Format { kHuman, kCsv, kJson, kPerfJson };
 
 // With -T each -e list and each -g group is one event set, in the order given.
 struct SetArgument {
@@ -21,10 +23,12 @@ struct SetArgument {
 constexpr int kMaxMultiplexSets = 64;
 
 struct Options {
+  bool attached() const { return !pids.empty() || !tids.empty(); }
   std::vector<std::string> event_lists;  // each -e argument, in order
   std::string group;                     // -g: a group's short name or id (the first one)
   std::vector<SetArgument> sets;         // every -e and -g, in order (the sets under -T)
   long multiplex_ms = 0;                 // -T: the slice in ms, 0 = not multiplexed
+  bool auto_multiplex = false;           // the sets are the -e events split (auto_multiplex.h)
   bool user = false;                     // -u
   bool kernel = false;                   // -k
   bool system_wide = false;              // -a
@@ -34,7 +38,15 @@ struct Options {
   bool stats = false;     // --stats
   long interval_ms = 0;   // -I, 0 = none
   int repeat = 1;         // -r
-  double duration_s = 0;  // -t, 0 = none
+  double duration_s = 0;  // --duration (--time), 0 = none
+  // Attach (perf's -p, -t): processes or threads already running, instead of a command (a
+  // command given with them only sets how long to count, as with -a).
+  std::vector<int> pids;    // -p
+  std::vector<int> tids;    // -t
+  bool per_thread = false;  // --per-thread: a row per thread
+  long interval_count = 0;  // --interval-count: stop after this many -I intervals, 0 = never
+  long delay_ms = 0;        // -D: count only from this long after the start
+  bool summary = false;     // --summary: totals after -I intervals in -x and -j output too
   Format format = Format::kHuman;
   std::string separator;    // -x
   std::string output_path;  // -o, "" = stderr

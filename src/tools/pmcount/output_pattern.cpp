@@ -16,6 +16,14 @@ bool EndsWith(const std::string &text, const std::string &tail) {
 
 }  // namespace
 
+std::string LauncherRank() {
+  for (const char *name : kRankVariables) {
+    const char *rank = getenv(name);
+    if (rank && *rank) return rank;
+  }
+  return "";
+}
+
 std::string ApplyOutputPattern(Options *options) {
   const std::string &pattern = options->output_path;
   if (pattern.empty() || pattern == "-") return "";
@@ -40,13 +48,8 @@ std::string ApplyOutputPattern(Options *options) {
         break;
       }
       case 'r': {
-        const char *rank = nullptr;
-        for (const char *name : kRankVariables) {
-          rank = getenv(name);
-          if (rank && *rank) break;
-          rank = nullptr;
-        }
-        if (!rank) {
+        const std::string rank = LauncherRank();
+        if (rank.empty()) {
           return "-o " + pattern +
                  ": %r needs the rank from the launcher, but none of OMPI_COMM_WORLD_RANK, "
                  "PMI_RANK and SLURM_PROCID is set (run pmcount under mpirun or srun)";

@@ -10,6 +10,10 @@
 
 namespace pmcount {
 
+// The rank the launcher gave this process (the first of the variables above that is set),
+// or "" outside a launcher.
+std::string LauncherRank();
+
 // Expands options->output_path in place and picks the format from its extension. Returns ""
 // or what is wrong (an unknown %-directive, %r with no rank in the environment).
 std::string ApplyOutputPattern(Options *options);

@@ -1,5 +1,6 @@
 // Turns a Report and its snapshots into text: the human table, perf stat's CSV field order,
-// or JSON lines. Each call returns whole lines, so nothing is ever half-printed.
+// perf's JSON lines or pmcount's own. Each call returns whole lines, so nothing is ever
+// half-printed.
 #pragma once
 
 #include <memory>
@@ -23,7 +24,11 @@ class Printer {
 
 std::unique_ptr<Printer> MakeHumanPrinter();
 std::unique_ptr<Printer> MakeCsvPrinter(const std::string &separator);
+// pmcount's own JSON (--json): one object per interval and for the totals, with the command,
+// notes, sets and statistics (share/doc/libpmapi/pmcount-json.schema.json).
 std::unique_ptr<Printer> MakeJsonPrinter();
+// perf stat -j's JSON (-j, --json-output): one object per event.
+std::unique_ptr<Printer> MakePerfJsonPrinter();
 
 // The command as one line for headings: arguments joined by spaces.
 std::string CommandLine(const Report &report);

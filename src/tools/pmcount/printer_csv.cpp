@@ -1,19 +1,38 @@
-// perf stat -x's "not-quite-CSV" (fields are never quoted, so pick a separator that no event
-// name contains), in the field order of the perf stat installed here (6.1):
+// perf stat -x's "not-quite-CSV", field for field as perf stat 6.1 writes it, so that a
+// script that parses `perf stat -x,` parses ours (fields are never quoted: pick a separator
+// that no event name contains):
 //   [interval time] [CPU/core/socket] [CPUs summed] value unit event [spread%] run-time
 //   running% metric-value metric-unit
-// Counts are plain integers (no separators); a count that has none is <not supported> or
-// <not counted>. Metric lines leave the count fields empty and fill the metric ones, as perf's
-// metric-only lines do. --stats adds lines labelled sum, min, max and avg.
-// -T: the value is the set's estimate, run-time the time its set counted, running% its share
-// of the time any set counted, and two fields follow metric-unit: the set and the raw count.
+// Counts are integers (a mean over -r runs rounded, as perf does); the clocks are
+// milliseconds with two decimals ("0.62,msec,task-clock"); a count that has none is
+// <not supported> or <not counted>. metric-value and metric-unit hold the metric perf prints
+// beside the event (perf_metric.h). With -g the group's metrics follow on lines of their own with
+// the count fields empty, as perf's extra metric lines are. After -I intervals the totals come only
+// with --summary, marked "summary" in the time field. --stats adds lines labelled sum, min,
+// max and avg (perf has no such option).
 #include <math.h>
+#include <stdio.h>
 
+#include "perf_metric.h"
 #include "printer.h"
 #include "text_format.h"
 
 namespace pmcount {
 namespace {
+
+// The time field: perf's "%6lu.%09lu" (right-aligned in 16 columns), and "summary" likewise.
+std::string TimeField(uint64_t ns) {
+  char text[48];
+  snprintf(text, sizeof text, "%6llu.%09llu", static_cast<unsigned long long>(ns / 1000000000),
+           static_cast<unsigned long long>(ns % 1000000000));
+  return text;
+}
+
+// A count as perf's CSV writes it: clocks in milliseconds with two decimals, other counts
+// rounded to whole numbers (perf picks the format by the event's scale, not its value).
+std::string PerfCsvValue(const EventInfo &event, double value) {
+  return tools::Fixed(PerfValue(event, value), event.kind == PerfKind::kClock ? 2 : 0);
+}
 
 class CsvPrinter : public Printer {
  public:
@@ -22,12 +41,15 @@ class CsvPrinter : public Printer {
   std::string BeginIntervals(const Report &) override { return ""; }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
-    return Lines(report, snapshot, tools::SecondsFromNs(snapshot.since_start_ns) + sep_);
+    had_intervals_ = true;
+    return Lines(report, snapshot, TimeField(snapshot.since_start_ns) + sep_);
   }
 
   std::string Final(const Report &report, const Snapshot &snapshot) override {
-    // After intervals perf marks the totals "summary" in the time field.
-    return Lines(report, snapshot, had_intervals_ ? "summary" + sep_ : "");
+    // perf stat -I prints no totals unless --summary, and then marks them "summary".
+    if (!had_intervals_) return Lines(report, snapshot, "");
+    if (!report.summary) return "";
+    return Lines(report, snapshot, tools::PadLeft("summary", 16) + sep_);
   }
 
  private:
@@ -45,58 +67,56 @@ class CsvPrinter : public Printer {
   }
 
   std::string Lines(const Report &report, const Snapshot &snapshot, const std::string &stamp) {
-    if (snapshot.interval) had_intervals_ = true;
     std::string out;
     const std::string spread_gap = report.runs > 1 ? sep_ : "";
-    for (const Row &row : snapshot.rows) {
-      for (size_t e = 0; e < report.events.size(); ++e) {
-        const Cell &cell = row.cells[e];
-        std::string value;
-        switch (cell.state) {
-          case CellState::kNotSupported:
-            value = "<not supported>";
-            break;
-          case CellState::kNotCounted:
-            value = "<not counted>";
-            break;
-          case CellState::kCounted:
-            value = tools::Fixed(cell.value,
-                                 report.runs > 1 && cell.value != floor(cell.value) ? 2 : 0);
-            break;
-        }
-        std::string line = Prefix(report, row, stamp) + value + sep_ + report.events[e].unit +
-                           sep_ + report.events[e].name + sep_;
-        if (report.runs > 1) {
-          line +=
-              (cell.state == CellState::kCounted ? tools::Fixed(cell.spread_pct, 2) + "%" : "") +
-              sep_;
-        }
-        line += std::to_string(cell.running_ns) + sep_ + tools::Fixed(PercentRunning(cell), 2) +
-                sep_ + sep_;
-        if (report.multiplex_ms > 0) {
-          // -T: two more fields, the event's set and its raw count (the value is the estimate).
-          line += sep_ + std::to_string(report.events[e].set) + sep_ +
-                  (cell.state == CellState::kCounted ? tools::Fixed(cell.raw, 0) : "");
-        }
-        out += line + "\n";
+    auto event_line = [&](const Row &row, size_t e) {
+      const EventInfo &event = report.events[e];
+      const Cell &cell = row.cells[e];
+      std::string value;
+      switch (cell.state) {
+        case CellState::kNotSupported:
+          value = "<not supported>";
+          break;
+        case CellState::kNotCounted:
+          value = "<not counted>";
+          break;
+        case CellState::kCounted:
+          value = PerfCsvValue(event, cell.value);
+          break;
       }
+      std::string line =
+          Prefix(report, row, stamp) + value + sep_ + PerfUnit(event) + sep_ + event.name + sep_;
+      if (report.runs > 1) {
+        line += (cell.state == CellState::kCounted ? tools::Fixed(cell.spread_pct, 2) + "%" : "") +
+                sep_;
+      }
+      const PerfMetric metric = PerfMetricOf(report, row, e, snapshot.span_ns);
+      return line + std::to_string(cell.running_ns) + sep_ + tools::Fixed(PercentRunning(cell), 2) +
+             sep_ + metric.text + sep_ + metric.unit + "\n";
+    };
+    auto metric_lines = [&](const Row &row) {
+      std::string lines;
       for (size_t m = 0; m < report.metrics.size() && m < row.metrics.size(); ++m) {
-        if (isnan(row.metrics[m])) continue;
-        out += Prefix(report, row, stamp) + sep_ + sep_ + sep_ + spread_gap + sep_ + sep_ +
-               tools::Fixed(row.metrics[m], 6) + sep_ + report.metrics[m].name + "\n";
+        if (isnan(row.metrics[m]) || !report.metric_lines) continue;
+        lines += Prefix(report, row, stamp) + sep_ + sep_ + sep_ + spread_gap + sep_ + sep_ +
+                 tools::Fixed(row.metrics[m], 6) + sep_ + report.metrics[m].name + "\n";
       }
-    }
+      return lines;
+    };
+    ForEachPerfLine(
+        report, snapshot, [&](const Row &row, size_t e) { out += event_line(row, e); },
+        [&](const Row &row) { out += metric_lines(row); });
     if (report.stats) {
       static const char *const kNames[] = {"sum", "min", "max", "avg"};
       for (int k = 0; k < 4; ++k) {
         for (size_t e = 0; e < report.events.size() && e < snapshot.stats.size(); ++e) {
+          const EventInfo &event = report.events[e];
           const Stat &stat = snapshot.stats[e];
           const double v[] = {stat.sum, stat.min, stat.max, stat.avg};
-          std::string value =
-              stat.valid ? tools::Fixed(v[k], v[k] == floor(v[k]) ? 0 : 2) : "<not counted>";
+          std::string value = stat.valid ? PerfCsvValue(event, v[k]) : "<not counted>";
           out += stamp + kNames[k] + sep_ + (CpuCount(report) ? sep_ : "") + value + sep_ +
-                 report.events[e].unit + sep_ + report.events[e].name + sep_ + spread_gap + sep_ +
-                 sep_ + sep_ + "\n";
+                 PerfUnit(event) + sep_ + event.name + sep_ + spread_gap + sep_ + sep_ + sep_ +
+                 "\n";
         }
       }
     }

@@ -1,5 +1,6 @@
 // The table people read: aligned columns, thousands separators, the reason beside each
-// <not supported>, the running share when the kernel multiplexed, metrics under the counts.
+// <not supported>, the running share "(75.00%)" beside a multiplexed count (as perf stat shows
+// it), metrics under the counts.
 #include <math.h>
 
 #include <algorithm>
@@ -35,22 +36,28 @@ std::string MetricValue(double value) {
   return tools::FixedWithThousands(value, fabs(value) >= 1000 ? 1 : 3);
 }
 
+// The running share as perf stat shows it beside a scaled count: "(75.00%)".
+std::string Share(double percent) { return "(" + tools::Fixed(percent, 2) + "%)"; }
+
 std::string Annotation(const Report &report, const EventInfo &event, const Cell &cell) {
   std::string text;
   if (cell.state == CellState::kNotSupported) return event.reason;
   if (event.set >= 0) {
-    // -T: the value is an estimate; say from what.
+    // Multiplexed: the value is the estimate; the share says how much of the time it rests on.
+    if (report.auto_multiplex) {
+      return cell.state == CellState::kCounted ? Share(100.0 * FractionRunning(cell)) : "";
+    }
     text = "[set " + std::to_string(event.set) + "]";
     if (cell.state == CellState::kCounted) {
-      text += "  (estimate: " + tools::FixedWithThousands(cell.raw, 0) + " counted in " +
-              tools::Fixed(100.0 * FractionRunning(cell), 2) + "% of the time)";
+      text += "  " + Share(100.0 * FractionRunning(cell)) + "  scaled up from " +
+              tools::FixedWithThousands(cell.raw, 0) + " counted";
     } else {
       text += "  (the set never counted)";
     }
     return text;
   }
   if (cell.state == CellState::kCounted && cell.running_ns < cell.enabled_ns) {
-    text = "(" + tools::Fixed(PercentRunning(cell), 2) + "% counted)";
+    text = Share(PercentRunning(cell));
   }
   if (report.runs > 1 && cell.state == CellState::kCounted) {
     if (!text.empty()) text += "  ";
@@ -164,6 +171,9 @@ std::string Heading(const Report &report) {
   if (report.system_wide) {
     what = "CPUs " + report.cpus + " (system-wide)";
     if (!report.command.empty()) what += " while running " + CommandLine(report);
+  } else if (!report.attached.empty()) {
+    what = report.attached;
+    if (!report.command.empty()) what += " while running " + CommandLine(report);
   } else {
     what = CommandLine(report);
   }
@@ -200,21 +210,42 @@ std::string Times(const Report &report) {
   return out;
 }
 
+// Under an MPI launcher with no -o, every line starts "[rank N]": ranks writing to one
+// terminal at once interleave their lines, and each line must still say whose it is.
+std::string Labelled(const Report &report, const std::string &text) {
+  if (report.rank.empty()) return text;
+  const std::string label = "[rank " + report.rank + "]";
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += label + (end > start ? " " : "") + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 class HumanPrinter : public Printer {
  public:
   std::string BeginIntervals(const Report &report) override {
     notes_done_ = true;
-    return Notes(report) + "#" + PadLeft("time", 19) + "   counts\n";
+    return Labelled(report, Notes(report) + "#" + PadLeft("time", 19) + "   counts\n");
   }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
     const std::string stamp = PadLeft(tools::SecondsFromNs(snapshot.since_start_ns), 20) + " ";
     const Widths widths = Measure(report, snapshot);
-    return CountLines(report, snapshot, widths, stamp) +
-           MetricLines(report, snapshot, widths, stamp);
+    return Labelled(report, CountLines(report, snapshot, widths, stamp) +
+                                MetricLines(report, snapshot, widths, stamp));
   }
 
   std::string Final(const Report &report, const Snapshot &snapshot) override {
+    return Labelled(report, Table(report, snapshot));
+  }
+
+ private:
+  std::string Table(const Report &report, const Snapshot &snapshot) {
     std::string out = notes_done_ ? "" : Notes(report);
     out += "\n" + Heading(report) + "\n";
     const Widths widths = Measure(report, snapshot);
@@ -229,7 +260,6 @@ class HumanPrinter : public Printer {
     return out + "\n";
   }
 
- private:
   bool notes_done_ = false;
 };
 

@@ -35,6 +35,8 @@ std::string RowKeys(const Report &report, const Row &row) {
       return "\"core\":" + JsonString(row.label) + ",\"cpus\":" + std::to_string(row.cpus) + ",";
     case Aggregation::kPerSocket:
       return "\"socket\":" + JsonString(row.label) + ",\"cpus\":" + std::to_string(row.cpus) + ",";
+    case Aggregation::kPerThread:
+      return "\"thread\":" + JsonString(row.label) + ",";
   }
   return "";
 }
@@ -113,21 +115,27 @@ std::string Strings(const std::vector<std::string> &items) {
   return out + "]";
 }
 
+// Under an MPI launcher with no -o: the rank, first, in every object.
+std::string Rank(const Report &report) {
+  return report.rank.empty() ? "" : "\"rank\":" + JsonString(report.rank) + ",";
+}
+
 class JsonPrinter : public Printer {
  public:
   std::string BeginIntervals(const Report &) override { return ""; }
 
   std::string Interval(const Report &report, const Snapshot &snapshot) override {
-    return "{\"interval\":true,\"time_s\":" +
+    return "{" + Rank(report) + "\"interval\":true,\"time_s\":" +
            JsonNumber(static_cast<double>(snapshot.since_start_ns) / 1e9) + "," +
            Counters(report, snapshot) + "," + Metrics(report, snapshot) + Stats(report, snapshot) +
            "}\n";
   }
 
   std::string Final(const Report &report, const Snapshot &snapshot) override {
-    std::string out = "{\"command\":" + Strings(report.command);
+    std::string out = "{" + Rank(report) + "\"command\":" + Strings(report.command);
     out += ",\"system_wide\":" + std::string(report.system_wide ? "true" : "false");
     if (report.system_wide) out += ",\"cpus\":" + JsonString(report.cpus);
+    if (!report.attached.empty()) out += ",\"attached\":" + JsonString(report.attached);
     out += ",\"mode\":" + JsonString(report.mode);
     if (!report.group.empty()) out += ",\"group\":" + JsonString(report.group);
     if (report.multiplex_ms > 0) {

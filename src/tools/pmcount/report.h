@@ -48,12 +48,25 @@ struct Snapshot {
   std::vector<Stat> stats;  // --stats: one per event
 };
 
+// What perf stat knows an event as, for the metric it prints beside it (perf_metric.h).
+enum class PerfKind {
+  kOther,
+  kClock,  // task-clock, cpu-clock: counted in ns, printed in msec
+  kCycles,
+  kInstructions,
+  kBranches,
+  kBranchMisses,
+  kCacheReferences,
+  kCacheMisses
+};
+
 struct EventInfo {
   std::string name;    // as the user wrote it ("cycles:u"), or the catalog's short name
   int id = 0;          // catalog event id
   std::string unit;    // "ns" for the clocks, else ""
   std::string reason;  // why it is <not supported>, "" when it is counted
-  int set = -1;        // -T: the event set (0, 1, ...); -1 when not multiplexed
+  int set = -1;        // the event set (1, 2, ...) when multiplexed; -1 otherwise
+  PerfKind kind = PerfKind::kOther;
 };
 
 struct MetricInfo {
@@ -64,18 +77,27 @@ struct MetricInfo {
 struct Report {
   std::vector<std::string> command;  // empty for -a without a command
   bool system_wide = false;
-  std::string cpus;   // -a: the reported CPUs, "0-1"
-  std::string mode;   // "user+kernel", "user", "kernel"
-  std::string group;  // -g, or the default group: its short name
+  std::string attached;  // -p, -t: "process 1234", "threads 5,6"; "" otherwise
+  std::string cpus;      // -a: the reported CPUs, "0-1"
+  std::string mode;      // "user+kernel", "user", "kernel"
+  std::string group;     // -g, or the default group: its short name
   std::vector<EventInfo> events;
   std::vector<MetricInfo> metrics;
+  // -x and -j: the metrics get lines of their own only when a group was asked for (-g); else
+  // perf's metric beside each event says it, as perf's default output does.
+  bool metric_lines = true;
   std::vector<std::string> notes;  // one line each, printed before the counts
+  // The MPI rank when ranks share a terminal (a launcher's rank variable, no -o): the table's
+  // lines and --json's objects say it, so that ranks printing at once stay apart.
+  std::string rank;
   Aggregation aggregation = Aggregation::kTotal;
   bool stats = false;
+  bool summary = false;  // --summary: -x and -j print the totals after the intervals too
   int runs = 1;
-  long multiplex_ms = 0;  // -T: the slice; 0 when not multiplexed
-  int sets = 0;           // -T: how many event sets
-  int rounds = -1;        // -T: complete rounds through every set (pmapi's nb_mx_round)
+  long multiplex_ms = 0;        // -T: the slice; 0 when not multiplexed
+  bool auto_multiplex = false;  // the sets were made by pmcount: more events than counters
+  int sets = 0;                 // -T: how many event sets
+  int rounds = -1;              // -T: complete rounds through every set (pmapi's nb_mx_round)
   // The command's times (elapsed over the runs: mean and spread as for counts).
   bool has_times = false;
   double elapsed_ns = 0;

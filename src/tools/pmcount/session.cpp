@@ -2,10 +2,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <functional>
 #include <memory>
 
 #include "command.h"
@@ -13,12 +16,19 @@
 #include "final_interval.h"
 #include "multiplex_plan.h"
 #include "multiplex_rows.h"
+#include "perf_metric.h"
 #include "program_plan.h"
 
 namespace pmcount {
 namespace {
 
 constexpr int kCountingFailed = 125;
+
+void SleepMs(long ms) {
+  struct timespec left = {static_cast<time_t>(ms / 1000), (ms % 1000) * 1000000L};
+  while (nanosleep(&left, &left) != 0 && errno == EINTR) {
+  }
+}
 constexpr int kNotFound = 127, kNotExecutable = 126;
 
 uint64_t Ns(const struct timeval &tv) {
@@ -41,7 +51,8 @@ void DescribeEvents(const Setup &setup, const Plan &plan, const MultiplexPlan *m
     info.id = event.entry->id;
     info.unit = UnitOf(*event.entry);
     info.reason = plan.reasons[e];
-    if (mx) info.set = mx->set_of_event[e];
+    info.kind = PerfKindOf(event.entry->encoding);
+    if (mx) info.set = mx->set_of_event[e] + 1;  // numbered from 1, as people count
     report->events.push_back(info);
   }
   report->metrics.clear();
@@ -74,10 +85,27 @@ std::vector<Row> Rows(const Plan &plan, const MultiplexPlan *mx, const std::vect
   return rows;
 }
 
+// --per-thread: a row per attached target, labelled as perf labels it ("sleep-1234").
+std::vector<Row> ThreadRows(const Setup &setup, const Plan &plan,
+                            const std::vector<Sample> &samples) {
+  std::vector<Row> rows;
+  for (size_t t = 0; t < samples.size() && t < setup.targets.size(); ++t) {
+    Row row = BuildRows({samples[t]}, {}, Aggregation::kTotal, plan.counter_of_event)[0];
+    row.label = setup.targets[t].label;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 Snapshot MakeSnapshot(const Setup &setup, const Plan &plan, const MultiplexPlan *mx,
                       const std::vector<Sample> &samples, uint64_t span_ns) {
   Snapshot snapshot;
   snapshot.span_ns = span_ns;
+  if (setup.options->per_thread && !mx) {
+    snapshot.rows = ThreadRows(setup, plan, samples);
+    for (Row &row : snapshot.rows) ComputeMetrics(setup, span_ns, &row);
+    return snapshot;
+  }
   const std::vector<CpuPlace> &places =
       setup.options->system_wide ? setup.places : std::vector<CpuPlace>();
   snapshot.rows = Rows(plan, mx, samples, places, setup.options->aggregation);
@@ -90,7 +118,9 @@ Snapshot MakeSnapshot(const Setup &setup, const Plan &plan, const MultiplexPlan 
 }
 
 std::vector<Sample> EmptySamples(const Setup &setup) {
-  const size_t targets = setup.options->system_wide ? setup.cpus.size() : 1;
+  const size_t targets = setup.options->system_wide  ? setup.cpus.size()
+                         : setup.options->attached() ? setup.targets.size()
+                                                     : 1;
   return std::vector<Sample>(targets * (setup.sets.empty() ? 1 : setup.sets.size()));
 }
 
@@ -117,26 +147,40 @@ class Runner {
   // Returns 0, or pmcount's exit status for a failure already reported on stderr.
   int RunOnce(bool first, RunResult *result) {
     counting_.reset();
-    auto arm = [&](pid_t pid) {
-      if (mx_) return ArmMultiplexed(pid);
+    // -D with a command: programmed off, started after the delay (perf's -D); attached
+    // targets and -a alone are programmed after it.
+    const bool delayed = options_.delay_ms > 0;
+    const bool on = !delayed || options_.command.empty() || options_.attached();
+    // The wall time starts when the counters are on, before the command is let go: on a busy
+    // machine pmcount may get the CPU back only after a short command has finished, and a
+    // clock read then would make its elapsed time (and CPUs utilized) absurd.
+    uint64_t armed_at = 0;
+    auto program = [&](pid_t pid) {
+      if (mx_) return ArmMultiplexed(pid, on);
       const int rc = Arm(
           plan_,
           [&](const pm_prog_t &prog) {
-            return options_.system_wide ? CountSystemWide(prog, setup_.cpus, &counting_)
-                                        : CountCommand(pid, prog, &counting_);
+            if (options_.attached()) return CountAttached(setup_.targets, prog, &counting_);
+            return options_.system_wide ? CountSystemWide(prog, setup_.cpus, on, &counting_)
+                                        : CountCommand(pid, prog, on, &counting_);
           },
           [&] { counting_.reset(); });
       if (rc != 0) {
-        fprintf(stderr, "pmcount: %s\n",
-                pm_strerror(options_.system_wide ? "pm_set_program" : "pm_set_program_group", rc));
+        fprintf(stderr, "pmcount: %s\n", pm_strerror(SetCall(), rc));
         return rc;
       }
       DescribeEvents(setup_, *plan_, mx_, report_);
       return 0;
     };
+    auto arm = [&](pid_t pid) {
+      const int rc = program(pid);
+      armed_at = NowNs();
+      return rc;
+    };
     Command command;
     uint64_t start = 0;
     if (options_.command.empty()) {
+      if (delayed) SleepMs(options_.delay_ms);
       if (arm(0) != 0) return kCountingFailed;
     } else {
       const int rc = command.Start(options_.command, arm);
@@ -148,7 +192,18 @@ class Runner {
       }
       if (rc != 0) return kCountingFailed;
     }
-    start = NowNs();
+    if (!on) {
+      SleepMs(options_.delay_ms);  // the signals are blocked: a ^C now waits in the queue
+      if (counting_) counting_->Start();
+      armed_at = NowNs();
+    } else if (delayed && !options_.command.empty()) {
+      SleepMs(options_.delay_ms);  // attached targets: programmed when the delay is over
+      if (arm(0) != 0) {
+        command.Terminate();
+        return kCountingFailed;
+      }
+    }
+    start = armed_at ? armed_at : NowNs();
     // A failed write is remembered by output_ and reported at the end: the command runs on.
     if (first && options_.interval_ms) output_->Write(printer_->BeginIntervals(*report_));
     last_tick_ = start;
@@ -157,9 +212,20 @@ class Runner {
     const uint64_t interval_ns = static_cast<uint64_t>(options_.interval_ms) * 1000000u;
     const uint64_t deadline =
         options_.duration_s > 0 ? start + static_cast<uint64_t>(options_.duration_s * 1e9) : 0;
-    WaitLoop(options_.command.empty() ? nullptr : &command, deadline, interval_ns, [&] { Tick(); });
+    intervals_ = 0;
+    std::function<bool()> alive;
+    if (options_.attached()) alive = [&] { return AnyTargetAlive(); };
+    WaitLoop(
+        options_.command.empty() ? nullptr : &command, deadline, interval_ns,
+        [&] {
+          Tick();
+          return options_.interval_count == 0 || ++intervals_ < options_.interval_count;
+        },
+        alive);
     const uint64_t end = NowNs();
-    if (options_.interval_ms && end > last_tick_) Tick(true);  // the last, partial interval
+    const bool count_reached = options_.interval_count > 0 && intervals_ >= options_.interval_count;
+    // The last, partial interval; none after --interval-count's last.
+    if (options_.interval_ms && end > last_tick_ && !count_reached) Tick(true);
     result->samples = Read();
     if (counting_) report_->rounds = counting_->rounds();
     if (counting_) {
@@ -171,6 +237,12 @@ class Runner {
       result->system_ns = Ns(command.usage().ru_stime);
       result->exit_status = command.exit_status();
       if (command.killed()) result->ended = command.how_it_ended();
+      if (count_reached && command.killed() && result->exit_status == 128 + SIGTERM) {
+        // pmcount ended it, as perf stat does: not the command's failure.
+        result->exit_status = 0;
+        result->ended = "ended by pmcount (SIGTERM) after --interval-count " +
+                        std::to_string(options_.interval_count) + " intervals";
+      }
     }
     return 0;
   }
@@ -178,17 +250,40 @@ class Runner {
  private:
   // -T: one _mx program for every set. No event-by-event retry as Arm does: the kernel's
   // refusal names the set, and pmcount reports it.
-  int ArmMultiplexed(pid_t pid) {
-    const int rc = options_.system_wide ? CountSystemWideMx(mx_->prog, setup_.cpus, &counting_)
-                                        : CountCommandMx(pid, mx_->prog, &counting_);
+  int ArmMultiplexed(pid_t pid, bool on) {
+    const int rc = options_.attached() ? CountAttachedMx(setup_.targets[0], mx_->prog, &counting_)
+                   : options_.system_wide
+                       ? CountSystemWideMx(mx_->prog, setup_.cpus, on, &counting_)
+                       : CountCommandMx(pid, mx_->prog, on, &counting_);
     if (rc != 0) {
-      fprintf(
-          stderr, "pmcount: %s\n",
-          pm_strerror(options_.system_wide ? "pm_set_program_mx" : "pm_set_program_group_mx", rc));
+      fprintf(stderr, "pmcount: %s\n", pm_strerror((std::string(SetCall()) + "_mx").c_str(), rc));
       return rc;
     }
     DescribeEvents(setup_, *plan_, mx_, report_);
     return 0;
+  }
+
+  // The pmapi call that programs the counters, for messages.
+  const char *SetCall() const {
+    if (options_.system_wide) return "pm_set_program";
+    if (options_.attached() && !setup_.targets.empty() && !setup_.targets[0].whole_process) {
+      return "pm_set_program_thread";
+    }
+    return "pm_set_program_group";
+  }
+
+  // -p, -t: whether any target still runs (perf stat -p ends when they all have exited).
+  bool AnyTargetAlive() const {
+    for (const AttachTarget &t : setup_.targets) {
+      // Not kill(tid, 0): a zombie nobody has reaped yet still takes signals.
+      FILE *stat = fopen(("/proc/" + std::to_string(t.tid) + "/stat").c_str(), "r");
+      if (!stat) continue;
+      char state = 0;
+      const int got = fscanf(stat, "%*d (%*[^)]) %c", &state);
+      fclose(stat);
+      if (got == 1 && state != 'Z' && state != 'X') return true;
+    }
+    return false;
   }
 
   std::vector<Sample> Read() {
@@ -229,6 +324,7 @@ class Runner {
   std::unique_ptr<Counting> counting_;
   std::vector<Sample> previous_;
   uint64_t start_ = 0, last_tick_ = 0;
+  long intervals_ = 0;  // printed in this run, for --interval-count
 };
 
 }  // namespace

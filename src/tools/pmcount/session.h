@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aggregation.h"
+#include "attach_targets.h"
 #include "event_selection.h"
 #include "mode.h"
 #include "options.h"
@@ -38,8 +39,9 @@ struct Setup {
   Selection selection;          // with -T: every set's events side by side (FlattenSets)
   std::vector<Selection> sets;  // -T: each event set; empty otherwise
   Mode mode;
-  std::vector<int> cpus;         // -a: the reported Linux CPUs, ascending
-  std::vector<CpuPlace> places;  // -a: the same CPUs with their core and socket
+  std::vector<int> cpus;              // -a: the reported Linux CPUs, ascending
+  std::vector<CpuPlace> places;       // -a: the same CPUs with their core and socket
+  std::vector<AttachTarget> targets;  // -p, -t: what to count, in order
 };
 
 // Runs everything and returns pmcount's exit status. Messages about failures go to stderr
