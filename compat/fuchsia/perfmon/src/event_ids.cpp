@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/init_state.h"
 
 namespace perfmon {
 namespace {
@@ -87,14 +88,15 @@ const Named *Find(perfmon_event_id_t id) {
 // The catalog's event that `name` names, found by the selection call every front end uses:
 // exactly one event, without modifiers ("cycles:u" is not a name here), never a group.
 const CatalogEvent *Select(const std::string &name, std::string *why) {
-  // pm_select_events wants pm_initialize first: this initializes libperfmon's own copy of the
-  // library, nobody else's.
-  static const int initialized = [] {
-    pm_info2_t info;
-    return pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
+  // pm_select_events wants the library initialized. libperfmon's copy of it is its own, and
+  // needs only the catalog: not pm_initialize's event lists, nor its code.
+  static const bool initialized = [] {
+    if (!Catalog::Get().load_status().ok()) return false;
+    pmapi::RecordInitialization(pmapi::kStatusFilterMask);
+    return true;
   }();
   std::unique_ptr<pm_selection_t> selection(new pm_selection_t);
-  if (initialized != 0) {
+  if (!initialized) {
     *why = "the event catalog did not load: " + Catalog::Get().load_status().detail();
   } else if (name.find_first_not_of("0123456789") == std::string::npos) {
     *why = "'" + name + "' is no event's name";  // "" is the default set, "18" a catalog id
