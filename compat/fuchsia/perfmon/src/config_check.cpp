@@ -70,11 +70,13 @@ zx_status_t CheckConfig(const perfmon_config_t &config, const perfmon_properties
         return ZX_ERR_INVALID_ARGS;
       case EventKind::kFixed:
       case EventKind::kProgrammable: {
-        bool is_fixed = kind == EventKind::kFixed;
+        // A fixed event stands for a generic event: where the PMU has no fixed counters
+        // (ARM's), the kernel counts it on a programmable one.
+        bool is_fixed = kind == EventKind::kFixed && props.max_num_fixed_events > 0;
         size_t have = is_fixed ? props.max_num_fixed_events : props.max_num_programmable_events;
         if (have == 0) {
-          *why = Slot(i) + "this machine has no hardware " + (is_fixed ? "fixed" : "programmable") +
-                 " counters (no PMU)";
+          *why = Slot(i) + "this machine has no hardware " +
+                 (kind == EventKind::kFixed ? "fixed" : "programmable") + " counters (no PMU)";
           return ZX_ERR_NOT_SUPPORTED;
         }
         if (++(is_fixed ? fixed : programmable) > have) {

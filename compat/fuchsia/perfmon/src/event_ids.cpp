@@ -1,124 +1,136 @@
 #include "event_ids.h"
 
+#include <pmapi_select.h>
 #include <string.h>
 
-#include <mutex>
+#include <memory>
 #include <vector>
 
-#include "base/kernel.h"
-#include "catalog/pfm_bridge.h"
-#include "catalog/tracepoint_source.h"
+#include "catalog/catalog.h"
+#include "catalog/init_state.h"
 
 namespace perfmon {
 namespace {
 
-struct NamedEvent {
-  uint16_t event;        // the low 11 bits of the id
-  const char *name;      // as cpuperf spells it
-  const char *pfm_name;  // what libpfm4 encodes (fixed, arch) or nullptr
-  uint64_t config;       // PERF_COUNT_SW_* (software)
+using pmapi::Catalog;
+using pmapi::CatalogEvent;
+
+// Intel's fixed counters (numbered from 1, as in Fuchsia) and architectural events (in Intel's
+// order), each with perf's generic event for the same count: the kernel's generic events are
+// these event/umask pairs on Intel and their nearest on every other PMU, ARM's too.
+constexpr struct {
+  perfmon_event_id_t id;
+  const char *name;       // Fuchsia's, as cpuperf spells it
+  const char *perf_name;  // what the library knows the Linux event by
+} kHardware[] = {
+    {0x1001, "instructions_retired", "instructions"},
+    {0x1002, "unhalted_core_cycles", "cycles"},
+    {0x1003, "unhalted_reference_cycles", "ref-cycles"},
+    {0x0800, "unhalted_core_cycles", "cycles"},
+    {0x0801, "instructions_retired", "instructions"},
+    {0x0802, "unhalted_reference_cycles", "ref-cycles"},
+    {0x0803, "llc_references", "cache-references"},
+    {0x0804, "llc_misses", "cache-misses"},
+    {0x0805, "branch_instructions_retired", "branch-instructions"},
+    {0x0806, "branch_misses_retired", "branch-misses"},
 };
 
-// Intel's fixed counters, numbered from 1 as in Fuchsia; libpfm4's perf PMU names the same
-// counts generically.
-constexpr NamedEvent kFixed[] = {
-    {1, "instructions_retired", "perf::PERF_COUNT_HW_INSTRUCTIONS", 0},
-    {2, "unhalted_core_cycles", "perf::PERF_COUNT_HW_CPU_CYCLES", 0},
-    {3, "unhalted_reference_cycles", "perf::PERF_COUNT_HW_REF_CPU_CYCLES", 0},
+struct Named {
+  std::string name;          // in perfmon's "group:name"; "" for a hole in the numbering
+  std::string library_name;  // the spec pm_select_events takes for its Linux event
 };
 
-// The architectural events, libpfm4's names for the same event/umask pairs.
-constexpr NamedEvent kArch[] = {
-    {0, "unhalted_core_cycles", "UNHALTED_CORE_CYCLES", 0},
-    {1, "instructions_retired", "INSTRUCTION_RETIRED", 0},
-    {2, "unhalted_reference_cycles", "UNHALTED_REFERENCE_CYCLES", 0},
-    {3, "llc_references", "LLC_REFERENCES", 0},
-    {4, "llc_misses", "LLC_MISSES", 0},
-    {5, "branch_instructions_retired", "BRANCH_INSTRUCTIONS_RETIRED", 0},
-    {6, "branch_misses_retired", "MISPREDICTED_BRANCH_RETIRED", 0},
-};
-
-// Linux software events: PERF_COUNT_SW_* + 1, so that none is event 0.
-constexpr NamedEvent kSoftware[] = {
-    {1, "cpu-clock", nullptr, PERF_COUNT_SW_CPU_CLOCK},
-    {2, "task-clock", nullptr, PERF_COUNT_SW_TASK_CLOCK},
-    {3, "page-faults", nullptr, PERF_COUNT_SW_PAGE_FAULTS},
-    {4, "context-switches", nullptr, PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {5, "cpu-migrations", nullptr, PERF_COUNT_SW_CPU_MIGRATIONS},
-    {6, "minor-faults", nullptr, PERF_COUNT_SW_PAGE_FAULTS_MIN},
-    {7, "major-faults", nullptr, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-    {8, "alignment-faults", nullptr, PERF_COUNT_SW_ALIGNMENT_FAULTS},
-    {9, "emulation-faults", nullptr, PERF_COUNT_SW_EMULATION_FAULTS},
-};
-
-template <size_t N>
-const NamedEvent *ByNumber(const NamedEvent (&table)[N], uint16_t event) {
-  for (const NamedEvent &entry : table) {
-    if (entry.event == event) return &entry;
-  }
-  return nullptr;
+void Put(std::vector<Named> *group, size_t event, Named named) {
+  if (group->size() <= event) group->resize(event + 1);
+  if ((*group)[event].name.empty()) (*group)[event] = std::move(named);
 }
 
-template <size_t N>
-const NamedEvent *ByName(const NamedEvent (&table)[N], const std::string &name) {
-  for (const NamedEvent &entry : table) {
-    if (name == entry.name) return &entry;
-  }
-  return nullptr;
-}
-
-// The model group: the core PMU's events as libpfm4 lists them, read once.
-struct ModelEvents {
-  std::string pmu;
-  std::vector<std::string> names;  // index = event number
-};
-
-const ModelEvents &Model() {
-  static const ModelEvents *model = [] {
-    auto *result = new ModelEvents;
-    if (!pmapi::PfmInitialize().empty()) return result;
-    std::vector<pmapi::PfmPmu> pmus;
-    std::vector<pmapi::PfmEvent> events;
-    pmapi::PfmEnumerate(&pmus, &events);
-    int core = -1;
-    for (size_t i = 0; i < pmus.size(); ++i) {
-      if (pmus[i].is_core) {
-        core = static_cast<int>(i);
-        break;
-      }
+// The named groups' events, index = event number, read once: fixed and arch from kHardware;
+// model, the core PMU's events the catalog has from libpfm4 ("icl::INST_RETIRED", in libpfm4's
+// order; the catalog names that PMU by its description, proc_name, which ends their long
+// names); linux, the catalog's kernel software events under perf's names
+// (events/software.tbl), event n being PERF_COUNT_SW_* + 1 so that none is event 0.
+const std::vector<Named> &GroupEvents(unsigned group) {
+  static const std::vector<Named> *groups = [] {
+    auto *result = new std::vector<Named>[PERFMON_GROUP_LINUX + 1];
+    for (const auto &event : kHardware) {
+      Put(&result[PERFMON_EVENT_ID_GROUP(event.id)], PERFMON_EVENT_ID_EVENT(event.id),
+          {event.name, event.perf_name});
     }
-    if (core < 0) return result;
-    result->pmu = pmus[core].name;
-    for (const pmapi::PfmEvent &event : events) {
-      if (event.pmu_index == core && result->names.size() <= PERFMON_MAX_EVENT) {
-        result->names.push_back(event.name);
+    const Catalog &catalog = Catalog::Get();
+    const std::string core = " (" + catalog.proc_name() + ")";
+    for (const CatalogEvent &event : catalog.events()) {
+      const std::string &long_name = event.long_name;
+      perf_event_attr attr{};
+      if (event.source == pmapi::EventSource::kPfm && long_name.size() > core.size() &&
+          long_name.compare(long_name.size() - core.size(), core.size(), core) == 0) {
+        std::vector<Named> &model = result[PERFMON_GROUP_MODEL];
+        const std::string &name = event.short_name;
+        if (model.size() <= PERFMON_MAX_EVENT)
+          model.push_back({name.substr(name.find("::") + 2), name});
+      } else if (event.source == pmapi::EventSource::kTable && catalog.Encode(event, &attr).ok() &&
+                 attr.type == PERF_TYPE_SOFTWARE && attr.config < PERFMON_MAX_EVENT) {
+        Put(&result[PERFMON_GROUP_LINUX], attr.config + 1, {event.short_name, event.short_name});
       }
     }
     return result;
   }();
-  return *model;
+  static const std::vector<Named> kNone;
+  return group <= PERFMON_GROUP_LINUX ? groups[group] : kNone;
 }
 
-std::string TracefsRoot() {
-  for (const char *root : pmapi::kTracefsRoots) {
-    if (pmapi::CurrentKernel().Access(std::string(root) + "/events", 0) == 0) return root;
-  }
-  return "";
+const Named *Find(perfmon_event_id_t id) {
+  const std::vector<Named> &events = GroupEvents(PERFMON_EVENT_ID_GROUP(id));
+  const size_t event = PERFMON_EVENT_ID_EVENT(id);
+  return event < events.size() && !events[event].name.empty() ? &events[event] : nullptr;
 }
 
-zx_status_t EncodePfm(const std::string &pfm_name, perf_event_attr *attr, std::string *why) {
-  std::string error = pmapi::PfmInitialize();
-  pmapi::PfmEncoding encoding;
-  if (error.empty()) error = pmapi::PfmEncode(pfm_name, &encoding);
-  if (!error.empty()) {
-    *why = "libpfm4 cannot encode " + pfm_name + ": " + error;
-    return ZX_ERR_NOT_SUPPORTED;
+// The catalog's event that `name` names, found by the selection call every front end uses:
+// exactly one event, without modifiers ("cycles:u" is not a name here), never a group.
+const CatalogEvent *Select(const std::string &name, std::string *why) {
+  // pm_select_events wants the library initialized. libperfmon's copy of it is its own, and
+  // needs only the catalog: not pm_initialize's event lists, nor its code.
+  static const bool initialized = [] {
+    if (!Catalog::Get().load_status().ok()) return false;
+    pmapi::RecordInitialization(pmapi::kStatusFilterMask);
+    return true;
+  }();
+  std::unique_ptr<pm_selection_t> selection(new pm_selection_t);
+  if (!initialized) {
+    *why = "the event catalog did not load: " + Catalog::Get().load_status().detail();
+  } else if (name.find_first_not_of("0123456789") == std::string::npos) {
+    *why = "'" + name + "' is no event's name";  // "" is the default set, "18" a catalog id
+  } else if (pm_select_events(name.c_str(), 0, selection.get()) != 0) {
+    *why = selection->why;
+  } else if (selection->nevents != 1 || selection->group_id >= 0 || selection->events[0].has_mode) {
+    *why = "'" + name + "' is not one event";
+  } else {
+    return Catalog::Get().FindId(selection->events[0].event_id);
   }
-  attr->type = encoding.type;
-  attr->config = encoding.config;
-  attr->config1 = encoding.config1;
-  attr->config2 = encoding.config2;
-  return ZX_OK;
+  return nullptr;
+}
+
+// The tracepoint with tracefs id `config` among those the catalog lists; "" if none. Tracefs
+// names ids only one way (name -> id): the catalog's tracepoints are encoded once per process.
+std::string TracepointName(uint64_t config) {
+  static const std::vector<std::string> *by_id = [] {
+    auto *result = new std::vector<std::string>(4096);
+    const Catalog &catalog = Catalog::Get();
+    for (const CatalogEvent &event : catalog.events()) {
+      perf_event_attr attr{};
+      if (event.source == pmapi::EventSource::kTracepoint && catalog.Encode(event, &attr).ok() &&
+          attr.config < result->size()) {
+        (*result)[attr.config] = event.short_name;
+      }
+    }
+    return result;
+  }();
+  return config < by_id->size() ? (*by_id)[config] : "";
+}
+
+uint64_t TracepointConfig(perfmon_event_id_t id) {
+  return (PERFMON_EVENT_ID_GROUP(id) - PERFMON_GROUP_TRACEPOINT) * 2048u +
+         PERFMON_EVENT_ID_EVENT(id);
 }
 
 const char *const kGroupNames[] = {"reserved", "arch",  "fixed",      "model",
@@ -127,16 +139,14 @@ const char *const kGroupNames[] = {"reserved", "arch",  "fixed",      "model",
 }  // namespace
 
 EventKind KindOf(perfmon_event_id_t id) {
-  uint16_t event = PERFMON_EVENT_ID_EVENT(id);
   switch (PERFMON_EVENT_ID_GROUP(id)) {
     case PERFMON_GROUP_FIXED:
-      return ByNumber(kFixed, event) ? EventKind::kFixed : EventKind::kUnknown;
+      return Find(id) ? EventKind::kFixed : EventKind::kUnknown;
     case PERFMON_GROUP_ARCH:
-      return ByNumber(kArch, event) ? EventKind::kProgrammable : EventKind::kUnknown;
     case PERFMON_GROUP_MODEL:
-      return event < Model().names.size() ? EventKind::kProgrammable : EventKind::kUnknown;
+      return Find(id) ? EventKind::kProgrammable : EventKind::kUnknown;
     case PERFMON_GROUP_LINUX:
-      return ByNumber(kSoftware, event) ? EventKind::kSoftware : EventKind::kUnknown;
+      return Find(id) ? EventKind::kSoftware : EventKind::kUnknown;
     case PERFMON_GROUP_TRACEPOINT:
     case PERFMON_GROUP_TRACEPOINT_HI:
       return id == PERFMON_MAKE_EVENT_ID(PERFMON_GROUP_TRACEPOINT, 0) ? EventKind::kUnknown
@@ -147,116 +157,64 @@ EventKind KindOf(perfmon_event_id_t id) {
 }
 
 zx_status_t EncodeEvent(perfmon_event_id_t id, perf_event_attr *attr, std::string *why) {
-  uint16_t event = PERFMON_EVENT_ID_EVENT(id);
-  switch (KindOf(id)) {
-    case EventKind::kFixed:
-      return EncodePfm(ByNumber(kFixed, event)->pfm_name, attr, why);
-    case EventKind::kProgrammable:
-      if (PERFMON_EVENT_ID_GROUP(id) == PERFMON_GROUP_ARCH) {
-        return EncodePfm(ByNumber(kArch, event)->pfm_name, attr, why);
-      }
-      return EncodePfm(Model().pmu + "::" + Model().names[event], attr, why);
-    case EventKind::kSoftware:
-      attr->type = PERF_TYPE_SOFTWARE;
-      attr->config = ByNumber(kSoftware, event)->config;
-      return ZX_OK;
-    case EventKind::kTracepoint:
-      attr->type = PERF_TYPE_TRACEPOINT;
-      attr->config = (PERFMON_EVENT_ID_GROUP(id) - PERFMON_GROUP_TRACEPOINT) * 2048u + event;
-      return ZX_OK;
-    default:
-      *why = "no event has id " + std::to_string(id) + " here";
-      return ZX_ERR_NOT_FOUND;
+  if (KindOf(id) == EventKind::kTracepoint) {
+    // The id is the tracefs id, which the catalog's encoding of a tracepoint holds; one made
+    // since the catalog was built counts too (the kernel judges it at Start).
+    attr->type = PERF_TYPE_TRACEPOINT;
+    attr->config = TracepointConfig(id);
+    return ZX_OK;
   }
+  const Named *named = Find(id);
+  if (!named) {
+    *why = "no event has id " + std::to_string(id) + " here";
+    return ZX_ERR_NOT_FOUND;
+  }
+  const CatalogEvent *event = Select(named->library_name, why);
+  if (!event) return ZX_ERR_NOT_SUPPORTED;
+  pmapi::Status status = Catalog::Get().Encode(*event, attr);
+  if (status.ok()) return ZX_OK;
+  *why = status.detail();
+  return ZX_ERR_NOT_SUPPORTED;
 }
 
 zx_status_t LookupEvent(const std::string &group, const std::string &name, perfmon_event_id_t *id) {
-  const NamedEvent *entry = nullptr;
-  int group_number = 0;
-  if (group == "fixed") {
-    entry = ByName(kFixed, name);
-    group_number = PERFMON_GROUP_FIXED;
-  } else if (group == "arch") {
-    entry = ByName(kArch, name);
-    group_number = PERFMON_GROUP_ARCH;
-  } else if (group == "linux") {
-    entry = ByName(kSoftware, name);
-    group_number = PERFMON_GROUP_LINUX;
-  } else if (group == "model") {
-    const std::vector<std::string> &names = Model().names;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (strcasecmp(names[i].c_str(), name.c_str()) == 0) {
-        *id = PERFMON_MAKE_EVENT_ID(PERFMON_GROUP_MODEL, i);
-        return ZX_OK;
-      }
-    }
-    return ZX_ERR_NOT_FOUND;
-  } else if (group == "misc") {
-    return ZX_ERR_NOT_FOUND;
-  } else if (group == "tracepoint") {
+  if (group == "tracepoint") {
+    std::string why;
+    const CatalogEvent *event = Select(name, &why);
     perf_event_attr attr{};
-    std::string root = TracefsRoot();
-    if (root.empty() || !pmapi::EncodeTracepoint(root, name, &attr).ok()) return ZX_ERR_NOT_FOUND;
+    if (!event || !Catalog::Get().Encode(*event, &attr).ok() || attr.type != PERF_TYPE_TRACEPOINT) {
+      return ZX_ERR_NOT_FOUND;
+    }
     if (attr.config == 0 || attr.config >= 4096) return ZX_ERR_NOT_SUPPORTED;
     *id = PERFMON_MAKE_EVENT_ID(PERFMON_GROUP_TRACEPOINT + attr.config / 2048, attr.config % 2048);
     return ZX_OK;
-  } else {
-    return ZX_ERR_INVALID_ARGS;
   }
-  if (!entry) return ZX_ERR_NOT_FOUND;
-  *id = PERFMON_MAKE_EVENT_ID(group_number, entry->event);
-  return ZX_OK;
+  for (unsigned g = PERFMON_GROUP_ARCH; g <= PERFMON_GROUP_LINUX; ++g) {
+    if (group != kGroupNames[g]) continue;
+    const std::vector<Named> &events = GroupEvents(g);
+    for (size_t event = 0; event < events.size(); ++event) {
+      if (!events[event].name.empty() &&
+          strcasecmp(events[event].name.c_str(), name.c_str()) == 0) {
+        *id = PERFMON_MAKE_EVENT_ID(g, event);
+        return ZX_OK;
+      }
+    }
+    return ZX_ERR_NOT_FOUND;
+  }
+  return ZX_ERR_INVALID_ARGS;
 }
 
 zx_status_t EventName(perfmon_event_id_t id, std::string *name) {
-  uint16_t event = PERFMON_EVENT_ID_EVENT(id);
-  unsigned group = PERFMON_EVENT_ID_GROUP(id);
-  const NamedEvent *entry = nullptr;
-  switch (KindOf(id)) {
-    case EventKind::kFixed:
-      entry = ByNumber(kFixed, event);
-      break;
-    case EventKind::kProgrammable:
-      if (group == PERFMON_GROUP_MODEL) {
-        *name = "model:" + Model().names[event];
-        return ZX_OK;
-      }
-      entry = ByNumber(kArch, event);
-      break;
-    case EventKind::kSoftware:
-      entry = ByNumber(kSoftware, event);
-      break;
-    case EventKind::kTracepoint: {
-      // Tracefs names ids only one way (name -> id): search, once per process.
-      static std::mutex mutex;
-      static std::vector<std::string> *by_id = nullptr;
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!by_id) {
-        by_id = new std::vector<std::string>(4096);
-        pmapi::TracepointList list = pmapi::ListTracepoints();
-        for (const std::string &tracepoint : list.names) {
-          perf_event_attr attr{};
-          if (pmapi::EncodeTracepoint(list.tracefs_root, tracepoint, &attr).ok() &&
-              attr.config < by_id->size()) {
-            (*by_id)[attr.config] = tracepoint;
-          }
-        }
-      }
-      const std::string &found = (*by_id)[(group - PERFMON_GROUP_TRACEPOINT) * 2048u + event];
-      if (found.empty()) break;
-      *name = "tracepoint:" + found;
-      return ZX_OK;
-    }
-    default:
-      break;
-  }
-  if (!entry) {
+  const Named *named = Find(id);
+  std::string found = named ? named->name : "";
+  if (KindOf(id) == EventKind::kTracepoint) found = TracepointName(TracepointConfig(id));
+  if (found.empty()) {
     char text[16];
     snprintf(text, sizeof text, "0x%04x", id);
     *name = text;
     return ZX_ERR_NOT_FOUND;
   }
-  *name = std::string(kGroupNames[group]) + ":" + entry->name;
+  *name = std::string(kGroupNames[PERFMON_EVENT_ID_GROUP(id)]) + ":" + found;
   return ZX_OK;
 }
 
