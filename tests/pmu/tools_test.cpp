@@ -1,12 +1,10 @@
 // pmlist and pmcount in the guest, as a user runs them.
 #include <gtest/gtest.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "guest_support.h"
@@ -14,17 +12,6 @@
 using namespace pmu_guest;
 
 namespace {
-
-std::string RunCommand(const std::string &command) {
-  std::string output;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  pclose(pipe);
-  return output;
-}
 
 TEST(ToolsHardware, PmlistNamesTheProcessorAndListsHardwareEventsVerified) {
   const std::string out = RunCommand("pmlist");
@@ -81,24 +68,6 @@ long long ExactInstructions() {
   ADD_FAILURE() << out;
   return -1;
 }
-
-// Runs the calling thread, and what it starts, on the last CPU only, until destroyed. Across
-// CPUs the emulator delivers pmcount's timer late (one virtual CPU runs at a time under
-// -icount): an -I tick fell 40 ms late, and _mx set switches wait the same way.
-class OnLastCpu {
- public:
-  OnLastCpu() {
-    sched_getaffinity(0, sizeof saved_, &saved_);
-    cpu_set_t only;
-    CPU_ZERO(&only);
-    CPU_SET(static_cast<int>(std::thread::hardware_concurrency()) - 1, &only);
-    EXPECT_EQ(sched_setaffinity(0, sizeof only, &only), 0);
-  }
-  ~OnLastCpu() { sched_setaffinity(0, sizeof saved_, &saved_); }
-
- private:
-  cpu_set_t saved_;
-};
 
 // -I: the intervals' deltas add up to the total exactly. No test is timed: how many ticks fall
 // within the run is the emulator's business, so only "a regular one and the final one".
