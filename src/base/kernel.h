@@ -78,8 +78,10 @@ class Kernel {
   // event counts. Returns 0 or -errno; release it with UnmapPerfPage.
   virtual int MapPerfPage(int fd, const perf_event_mmap_page **page) = 0;
   virtual void UnmapPerfPage(const perf_event_mmap_page *page) = 0;
-  // The machine's counter `counter` (rdpmc) and timestamp counter (rdtsc): x86 only, called
-  // only where a page says the process may; 0 elsewhere.
+  // The machine's counter `counter` (the page's index - 1) and timestamp counter: rdpmc and
+  // rdtsc on x86; on aarch64 PMEVCNTR<counter>_EL0 through PMSELR_EL0, PMCCNTR_EL0 for counter
+  // 31 (the kernel's index 32, the cycle counter), and CNTVCT_EL0. Called only where a page
+  // says the process may; 0 elsewhere.
   virtual uint64_t ReadPmc(uint32_t counter) = 0;
   virtual uint64_t ReadTimestamp() = 0;
 
@@ -92,8 +94,8 @@ class Kernel {
   virtual void UnmapRing(void *ring, size_t size) = 0;
 };
 
-// Whether this build can read counters from user space at all (x86).
-#if defined(__x86_64__) || defined(__i386__)
+// Whether this build can read counters from user space at all (x86, aarch64).
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
 constexpr bool kUserSpaceReadBuilt = true;
 #else
 constexpr bool kUserSpaceReadBuilt = false;

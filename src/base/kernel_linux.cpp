@@ -217,6 +217,17 @@ class LinuxKernel final : public Kernel {
     uint32_t low, high;
     asm volatile("rdpmc" : "=a"(low), "=d"(high) : "c"(counter));
     return (static_cast<uint64_t>(high) << 32) | low;
+#elif defined(__aarch64__)
+    // What the kernel's PMUSERENR_EL0 (ER, CR) lets EL0 read; the page's sequence lock catches
+    // a migration between selecting the counter and reading it.
+    uint64_t value;
+    if (counter == 31) {
+      asm volatile("mrs %0, pmccntr_el0" : "=r"(value));
+      return value;
+    }
+    asm volatile("msr pmselr_el0, %0\n\tisb" : : "r"(static_cast<uint64_t>(counter)) : "memory");
+    asm volatile("mrs %0, pmxevcntr_el0" : "=r"(value));
+    return value;
 #else
     (void)counter;
     return 0;
@@ -228,6 +239,10 @@ class LinuxKernel final : public Kernel {
     uint32_t low, high;
     asm volatile("rdtsc" : "=a"(low), "=d"(high));
     return (static_cast<uint64_t>(high) << 32) | low;
+#elif defined(__aarch64__)
+    uint64_t value;
+    asm volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(value) : : "memory");
+    return value;
 #else
     return 0;
 #endif

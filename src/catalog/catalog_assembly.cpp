@@ -52,6 +52,7 @@ Status AssembleCatalog(CatalogContents *contents) {
   std::vector<CatalogEvent> &events = contents->events;
   StatusProbe probe;
   std::vector<SysfsPmuEvents> sysfs_pmus = ListSysfsPmuEvents();
+  const ArmPmuEvents arm = ListArmPmuEvents(sysfs_pmus);
   TracepointList tracepoints = ListTracepoints();
   contents->tracefs_root = tracepoints.tracefs_root;
   events.reserve(tracepoints.names.size() + records.size() + kRoomForPfmAndSysfsEvents);
@@ -69,10 +70,10 @@ Status AssembleCatalog(CatalogContents *contents) {
   PfmSnapshot snapshot = pfm.get();
 
   contents->table_position = events.size();
-  AddTableEvents(records, snapshot, &probe, &events);
+  AddTableEvents(records, snapshot, &probe, arm, &events);
   contents->table_count = events.size() - contents->table_position;
   position = events.size();
-  AddPfmEvents(snapshot, &probe, &events, &contents->proc_name);
+  AddPfmEvents(snapshot, &probe, arm, &events, &contents->proc_name);
   AddRange(kFirstPfmId, position, contents);
   if (contents->proc_name.empty())
     contents->proc_name = "Linux host (libpfm4 detected no core PMU)";

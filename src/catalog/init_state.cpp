@@ -1,5 +1,7 @@
 // Initialization state and the event check every set_program call makes.
 #include "catalog/init_state.h"
+
+#include "catalog/arm_pmu_events.h"
 #include "catalog/text_fields.h"
 
 #include <stdio.h>
@@ -73,6 +75,12 @@ Status ResolveEventForCounter(int id, int counter, perf_event_attr *attr,
                 StatusWord(found->status) + ")";
     }
     return Status(Pmapi_InvalidEvent, detail);
+  }
+  // The kernel would open it and count 0 (arm_pmu_events.h): refused here instead.
+  std::string lacks;
+  if (PmuLacksEvent(*found, &lacks)) {
+    return Status(Pmapi_NoHardware, "event " + found->short_name + " on counter " +
+                                        std::to_string(counter) + ": " + lacks);
   }
   if (attr) {
     Status status = Catalog::Get().Encode(*found, attr);

@@ -97,7 +97,8 @@ PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *>
 }
 
 void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &snapshot,
-                    StatusProbe *probe, std::vector<CatalogEvent> *events) {
+                    StatusProbe *probe, const ArmPmuEvents &arm,
+                    std::vector<CatalogEvent> *events) {
   for (size_t i = 0; i < records.size(); ++i) {
     const TableRecord &record = records[i];
     const TableEncoding &encoding = snapshot.tables[i];
@@ -116,6 +117,7 @@ void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &
       event.encoded.config1 = encoding.attr.config1;
       event.encoded.config2 = encoding.attr.config2;
       SetStatus(probe->Accepts(encoding.attr), record.approximate, &event);
+      JudgeArmEvent(arm, encoding.attr, &event);
     } else {
       event.encoding = record.pfm_alternatives.front();
       SetCannotEncode(encoding.first_error, &event);
@@ -124,7 +126,7 @@ void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &
   }
 }
 
-void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe,
+void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe, const ArmPmuEvents &arm,
                   std::vector<CatalogEvent> *events, std::string *proc_name) {
   for (const PfmPmu &pmu : snapshot.pmus) {
     if (pmu.is_core && proc_name->empty()) *proc_name = pmu.desc;
@@ -144,6 +146,12 @@ void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe,
     if (pmu_info.name != "perf") {
       if (snapshot.pmu_encoded[pmu]) {
         SetStatus(probe->Accepts(snapshot.pmu_sample[pmu]), false, &event);
+        if (StartsWith(pmu_info.name, "arm_")) {
+          // libpfm4's ARM tables encode an event as its number alone: config is the code.
+          perf_event_attr attr = snapshot.pmu_sample[pmu];
+          attr.config = pfm_event.code;
+          JudgeArmEvent(arm, attr, &event);
+        }
       } else {
         SetCannotEncode(snapshot.pmu_error[pmu].empty() ? "no event of the PMU encodes"
                                                         : snapshot.pmu_error[pmu],

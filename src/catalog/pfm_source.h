@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/arm_pmu_events.h"
 #include "catalog/catalog.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/status_probe.h"
@@ -38,13 +39,14 @@ struct PfmSnapshot {
 // only after pfm_initialize, so the caller can parse tables meanwhile.
 PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *> records);
 
-// One event per record, ids as in the tables.
+// One event per record, ids as in the tables. `arm` judges raw ARMv8 encodings the kernel
+// accepts whether or not the PMU implements them.
 void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &snapshot,
-                    StatusProbe *probe, std::vector<CatalogEvent> *events);
+                    StatusProbe *probe, const ArmPmuEvents &arm, std::vector<CatalogEvent> *events);
 
 // Every event of every detected libpfm4 PMU, ids from kFirstPfmId. `proc_name` receives the
 // description of the core PMU libpfm4 detected, for pm_info_t.proc_name.
-void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe,
+void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe, const ArmPmuEvents &arm,
                   std::vector<CatalogEvent> *events, std::string *proc_name);
 
 // type/config/config1/config2 for a libpfm4 event string.

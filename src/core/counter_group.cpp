@@ -30,9 +30,32 @@ constexpr uint64_t kEchildRetryNanos = 2'000'000'000;
 // the group was being opened (see WholeOnEveryCopy).
 constexpr int kOpenAttempts = 4;
 
+// Whether MapPages may map the pages of a group on `target`: the calling thread alone.
+bool ReadableFromUserSpace(const GroupTarget &target) {
+  return kUserSpaceReadBuilt && !CurrentSettings().no_userspace_read &&
+         target.pid == static_cast<pid_t>(syscall(SYS_gettid)) && target.cpu == -1 &&
+         !target.inherit;
+}
+
+#if defined(__aarch64__)
+// arm64 gives user space a counter only for an event that asks (config1 bit 1, "rdpmc" in the
+// armv8_pmuv3 format) and is bound to a thread (the kernel refuses it with EINVAL otherwise),
+// and then only while kernel.perf_user_access is 1 (Linux 5.17 on; older kernels ignore the
+// bit). Asked of the core PMU's generic and raw events; another PMU's config1 means other
+// things.
+constexpr uint64_t kArmUserReadBit = 1ull << 1;
+bool AsksForUserRead(const perf_event_attr &attr) {
+  return attr.type == PERF_TYPE_HARDWARE || attr.type == PERF_TYPE_HW_CACHE ||
+         attr.type == PERF_TYPE_RAW;
+}
+#endif
+
 // The attributes of `event` in a group on `target`.
 perf_event_attr GroupAttr(const ProgrammedEvent &event, const GroupTarget &target, bool leader) {
   perf_event_attr attr = event.attr;
+#if defined(__aarch64__)
+  if (AsksForUserRead(attr) && ReadableFromUserSpace(target)) attr.config1 |= kArmUserReadBit;
+#endif
   attr.read_format = kReadFormat;
   attr.inherit = target.inherit;
   // The leader holds the group disabled until Enable(); pinning it means the
@@ -181,13 +204,10 @@ int CounterGroup::OpenOnce(const Program &program, const GroupTarget &target, si
 }
 
 void CounterGroup::MapPages(const Program &program, const GroupTarget &target) {
-  if (!kUserSpaceReadBuilt) return;
-  if (CurrentSettings().no_userspace_read) return;
+  // Another thread's counts, or children's too: only read(2) sums them.
+  if (!ReadableFromUserSpace(target)) return;
   for (const ProgrammedEvent &event : program.events()) {
     if (!OnAMachineCounter(event.attr)) return;
-  }
-  if (target.pid != static_cast<pid_t>(syscall(SYS_gettid)) || target.cpu != -1 || target.inherit) {
-    return;  // another thread's counts, or children's too: only read(2) sums them
   }
   Kernel &kernel = CurrentKernel();
   for (int fd : fds_) {

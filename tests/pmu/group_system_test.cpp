@@ -25,10 +25,15 @@ void LoopInThreads(uint64_t n) {
   for (std::thread &thread : running) thread.join();
 }
 
-// At least `exact`, and above it by no more than 0.2% plus what starting and joining threads
-// costs in user mode (a few thousand instructions each).
+// Within 0.1% below `exact`, and above it by no more than 0.2% plus what starting and joining
+// threads costs in user mode (a few thousand instructions each). Not exactly at least `exact`:
+// what runs around the loops is not the same in every run (a thread start takes a few hundred
+// instructions more or less, with glibc's stack cache; the pinned loop shares its CPU with
+// wake-ups), so the least of five short runs can carry more than the long runs' least. Seen:
+// 1,599,873 and 1,599,883 of 1,600,000 for the group, 399,982 of 400,000 for one CPU, in about
+// one boot in five.
 void ExpectNearAbove(long long counted, long long exact, const char *what) {
-  EXPECT_GE(counted, exact) << what;
+  EXPECT_GE(counted, exact - exact / 1000) << what;
   EXPECT_LE(counted, exact + exact / 500 + 20000) << what;
 }
 

@@ -83,6 +83,17 @@ std::string PfmTable() {
   return "";
 }
 
+std::string RunCommand(const std::string &command) {
+  std::string output;
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return output;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+  pclose(pipe);
+  return output;
+}
+
 int CountersAvailable() {
   // The kernel log line of the armv8_pmuv3 driver; /dev/kmsg is readable by root.
   FILE *log = popen("dmesg", "r");

@@ -2,12 +2,14 @@
 // whose user-mode instruction count is known exactly.
 #pragma once
 
+#include <sched.h>
 #include <stdint.h>
 
 #include <array>
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <thread>
 
 #include "pmapi.h"
 
@@ -56,6 +58,27 @@ Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int
 // The libpfm4 table of this processor ("arm_ac57", "arm_n1"), from /proc/cpuinfo's part number;
 // empty for a model the suite does not know yet (docs/hardware.md says how to add one).
 std::string PfmTable();
+
+// Runs the calling thread, and what it starts, on the last CPU only, until destroyed. Across
+// CPUs the emulator delivers pmcount's timer late (one virtual CPU runs at a time under
+// -icount): an -I tick fell 40 ms late, and _mx set switches wait the same way.
+class OnLastCpu {
+ public:
+  OnLastCpu() {
+    sched_getaffinity(0, sizeof saved_, &saved_);
+    cpu_set_t only;
+    CPU_ZERO(&only);
+    CPU_SET(static_cast<int>(std::thread::hardware_concurrency()) - 1, &only);
+    sched_setaffinity(0, sizeof only, &only);
+  }
+  ~OnLastCpu() { sched_setaffinity(0, sizeof saved_, &saved_); }
+
+ private:
+  cpu_set_t saved_;
+};
+
+// What `command` writes to stdout and stderr, run by the shell.
+std::string RunCommand(const std::string &command);
 
 // The PMU's counters as the kernel said at boot ("7 counters available"), or 0.
 int CountersAvailable();

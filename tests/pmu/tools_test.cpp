@@ -1,25 +1,17 @@
 // pmlist and pmcount in the guest, as a user runs them.
 #include <gtest/gtest.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "guest_support.h"
 
 using namespace pmu_guest;
 
 namespace {
-
-std::string RunCommand(const std::string &command) {
-  std::string output;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  pclose(pipe);
-  return output;
-}
 
 TEST(ToolsHardware, PmlistNamesTheProcessorAndListsHardwareEventsVerified) {
   const std::string out = RunCommand("pmlist");
@@ -46,6 +38,81 @@ TEST(ToolsHardware, PmcountCountsACommand) {
 TEST(ToolsHardware, PmcountMarksAnUnimplementedEventNotSupported) {
   const std::string out = RunCommand("pmcount -e PM_INST_CMPL,PM_BR_MPRED_CMPL true");
   EXPECT_NE(out.find("<not supported>     PM_BR_MPRED_CMPL"), std::string::npos) << out;
+}
+
+// pmcount -x , lines split at commas.
+std::vector<std::vector<std::string>> CsvLines(const std::string &out) {
+  std::vector<std::vector<std::string>> lines;
+  std::istringstream text(out);
+  std::string line;
+  while (std::getline(text, line)) {
+    std::vector<std::string> fields;
+    std::istringstream split(line);
+    std::string field;
+    while (std::getline(split, field, ',')) fields.push_back(field);
+    lines.push_back(fields);
+  }
+  return lines;
+}
+
+// pmu_loop runs 2N user-mode instructions, plus its start and exit (the loader's work).
+constexpr long long kLoopIterations = 25000000;
+
+// The exact user-mode instructions of `pmu_loop N`, as a plain pmcount counts them.
+long long ExactInstructions() {
+  const std::string out =
+      RunCommand("pmcount -x , -u -e PM_INST_CMPL pmu_loop " + std::to_string(kLoopIterations));
+  for (const auto &fields : CsvLines(out)) {
+    if (fields.size() > 2 && fields[2] == "PM_INST_CMPL") return atoll(fields[0].c_str());
+  }
+  ADD_FAILURE() << out;
+  return -1;
+}
+
+// -I: the intervals' deltas add up to the total exactly. No test is timed: how many ticks fall
+// within the run is the emulator's business, so only "a regular one and the final one".
+TEST(ToolsHardware, PmcountIntervalsAddUpToTheTotal) {
+  OnLastCpu pinned;
+  const std::string out = RunCommand("pmcount -I 10 -x , -u -e PM_INST_CMPL pmu_loop " +
+                                     std::to_string(kLoopIterations));
+  long long sum = 0, total = -1;
+  int intervals = 0;
+  for (const auto &fields : CsvLines(out)) {
+    if (fields.size() < 4 || fields[3] != "PM_INST_CMPL") continue;
+    if (fields[0] == "summary") {
+      total = atoll(fields[1].c_str());
+    } else if (fields[1] != "<not counted>") {
+      sum += atoll(fields[1].c_str());
+      ++intervals;
+    }
+  }
+  printf("pmcount -I 10: %d intervals summing to %lld; total %lld (loop %lld)\n", intervals, sum,
+         total, 2 * kLoopIterations);
+  EXPECT_GE(intervals, 2) << out;
+  EXPECT_EQ(sum, total) << out;
+  EXPECT_GE(total, 2 * kLoopIterations) << out;
+  EXPECT_LE(total, 2 * kLoopIterations + kLoopIterations / 50) << out;
+}
+
+// -T: two sets rotate every 5 ms; each set's estimate of the instructions is within 2% of the
+// exact total. Everything stays on one CPU, the rotator too (docs/hardware.md, the _mx note).
+TEST(ToolsHardware, PmcountMultiplexedEstimatesAreWithinTwoPercent) {
+  OnLastCpu pinned;
+  const long long exact = ExactInstructions();
+  const std::string out =
+      RunCommand("pmcount -T 5 -x , -u -e PM_INST_CMPL,PM_CYC -e PM_INST_CMPL,PM_CYC pmu_loop " +
+                 std::to_string(kLoopIterations));
+  int estimates = 0;
+  for (const auto &fields : CsvLines(out)) {
+    if (fields.size() < 9 || fields[2] != "PM_INST_CMPL") continue;
+    const long long estimate = atoll(fields[0].c_str());
+    const double error = 100.0 * static_cast<double>(estimate - exact) / static_cast<double>(exact);
+    printf("pmcount -T 5: set %s estimates %lld (raw %s, %s%% of the time) for %lld: %+.2f%%\n",
+           fields[7].c_str(), estimate, fields[8].c_str(), fields[4].c_str(), exact, error);
+    EXPECT_LT(error < 0 ? -error : error, 2.0) << out;
+    ++estimates;
+  }
+  EXPECT_EQ(estimates, 2) << out;
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
-// User-space counter reads on aarch64: not built yet (src/base/kernel.h, kUserSpaceReadBuilt),
-// so every pm_get_data_mythread is one read(2) of the group, whatever kernel.perf_user_access
-// says. Counted here with the syscalls:sys_enter_read tracepoint, so that the day the aarch64
-// path lands (docs/hardware.md) this test is the one to turn around.
+// User-space counter reads on aarch64. With kernel.perf_user_access=1, pm_get_data_mythread
+// reads PMEVCNTR<n>_EL0 / PMCCNTR_EL0 at the perf page's index: 1,000 reads make no read(2)
+// (counted with the syscalls:sys_enter_read tracepoint), and what they give is what read(2)
+// gives (the loop's exact count, and the read(2) right after within the instructions between
+// the two). With the sysctl at 0 the kernel gives the page no index and every read is one
+// read(2) of the group.
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include "guest_support.h"
@@ -15,6 +18,8 @@
 using namespace pmu_guest;
 
 namespace {
+
+constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
 
 // A counter of this thread's read(2) calls, or -1.
 int OpenReadCounter() {
@@ -29,23 +34,81 @@ int OpenReadCounter() {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-TEST(UserSpaceReadHardware, EveryMyThreadReadIsOneReadSystemCall) {
-  ASSERT_TRUE(Initialize());
+bool SetUserAccess(int value) {
+  std::ofstream sysctl("/proc/sys/kernel/perf_user_access");
+  sysctl << value << "\n";
+  sysctl.close();
+  return !sysctl.fail();
+}
+
+// The read(2) calls of 1,000 pm_get_data_mythread while the program counts; `data` the last.
+long long ReadCallsOfAThousandReads(pm_data_t *data) {
+  const int reads = OpenReadCounter();
+  EXPECT_GE(reads, 0) << "syscalls:sys_enter_read cannot be counted";
+  if (reads < 0) return -1;
+  EXPECT_EQ(pm_get_data_mythread(data), 0);  // warm-up
+  EXPECT_EQ(ioctl(reads, PERF_EVENT_IOC_ENABLE, 0), 0);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(pm_get_data_mythread(data), 0);
+  EXPECT_EQ(ioctl(reads, PERF_EVENT_IOC_DISABLE, 0), 0);
+  long long counted = -1;
+  EXPECT_EQ(read(reads, &counted, sizeof counted), static_cast<ssize_t>(sizeof counted));
+  close(reads);
+  return counted;
+}
+
+class UserSpaceReadHardware : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(Initialize()); }
+  void TearDown() override {
+    pm_delete_program_mythread();
+    SetUserAccess(0);
+  }
+};
+
+TEST_F(UserSpaceReadHardware, WithoutPerfUserAccessEveryReadIsOneReadSystemCall) {
+  ASSERT_TRUE(SetUserAccess(0));
   pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  const int reads = OpenReadCounter();
-  ASSERT_GE(reads, 0) << "syscalls:sys_enter_read cannot be counted";
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);  // warm-up
-  ASSERT_EQ(ioctl(reads, PERF_EVENT_IOC_ENABLE, 0), 0);
-  for (int i = 0; i < 1000; ++i) ASSERT_EQ(pm_get_data_mythread(&data), 0);
-  ASSERT_EQ(ioctl(reads, PERF_EVENT_IOC_DISABLE, 0), 0);
-  long long counted = -1;
-  ASSERT_EQ(read(reads, &counted, sizeof counted), static_cast<ssize_t>(sizeof counted));
-  close(reads);
-  EXPECT_EQ(counted, 1000) << "pm_get_data_mythread's read(2) calls";
+  const long long calls = ReadCallsOfAThousandReads(&data);
+  printf("perf_user_access=0: %lld read(2) calls for 1000 reads\n", calls);
+  EXPECT_EQ(calls, 1000) << "pm_get_data_mythread's read(2) calls";
   EXPECT_GT(data.accu[0], 0);
-  pm_delete_program_mythread();
+}
+
+TEST_F(UserSpaceReadHardware, WithPerfUserAccessReadsMakeNoSystemCallAndAgreeWithRead) {
+  ASSERT_TRUE(SetUserAccess(1)) << "no /proc/sys/kernel/perf_user_access (Linux 5.17 on)";
+  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
+  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
+  pm_data_t data;
+  const long long calls = ReadCallsOfAThousandReads(&data);
+  printf("perf_user_access=1: %lld read(2) calls for 1000 reads\n", calls);
+  EXPECT_EQ(calls, 0) << "pm_get_data_mythread's read(2) calls";
+
+  // The loop, read from user space while counting: exact, as read(2) gives it when stopped.
+  const Family running{pm_reset_data_mythread, pm_start_mythread, [] { return 0; },
+                       pm_get_data_mythread};
+  LeastCounts(running, Loop, kShortLoop, 2);
+  const Counts short_run = LeastCounts(running, Loop, kShortLoop);
+  const Counts long_run = LeastCounts(running, Loop, kLongLoop);
+  const long long exact = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+  printf("user-space reads of the loop: %lld and %lld, difference %lld for %lld\n", short_run[0],
+         long_run[0], long_run[0] - short_run[0], exact);
+  EXPECT_EQ(long_run[0] - short_run[0], exact) << "PM_INST_CMPL";
+  EXPECT_EQ(long_run[1] - short_run[1], exact) << "PM_CYC";
+
+  // One user-space read, then a stop and a read(2) (a stopped counter has no index): the second
+  // is the first plus the user-mode instructions between them, a few hundred.
+  pm_data_t from_page, from_read;
+  ASSERT_EQ(pm_get_data_mythread(&from_page), 0);
+  ASSERT_EQ(pm_stop_mythread(), 0);
+  ASSERT_EQ(pm_get_data_mythread(&from_read), 0);
+  printf("user-space read %lld, then read(2) %lld after the stop\n", from_page.accu[0],
+         from_read.accu[0]);
+  for (int counter = 0; counter < 2; ++counter) {
+    EXPECT_GT(from_read.accu[counter], from_page.accu[counter]) << counter;
+    EXPECT_LT(from_read.accu[counter], from_page.accu[counter] + 2000) << counter;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,104 @@
+// Sampling on counter overflow in the guest, through the tools. cpuperf with a hardware event
+// and a rate writes one tick record each time the counter crosses a multiple of the rate:
+// floor(total / rate) of them, exactly, where total is what pmcount counts of the same command
+// (its run-to-run noise, ~0.05%, stays far from a multiple of the rate here). pmsample samples
+// every P ns of a thread's CPU time; under -icount shift=0 a nanosecond is an instruction, so
+// a thread gets floor(its instructions / P) samples, +-1 (a sample may fall either side of
+// the exit).
+#include <gtest/gtest.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sstream>
+#include <string>
+
+#include "guest_support.h"
+
+using namespace pmu_guest;
+
+namespace {
+
+constexpr long long kLoopIterations = 25000000;  // pmu_loop: 50,000,000 loop instructions
+constexpr long long kRate = 1000000;
+const std::string kCommand = "pmu_loop " + std::to_string(kLoopIterations);
+
+// What `pmcount -x , MODE -e PM_INST_CMPL` counts of kCommand.
+long long PmcountInstructions(const std::string &mode) {
+  const std::string out = RunCommand("pmcount -x , " + mode + " -e PM_INST_CMPL " + kCommand);
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find(",PM_INST_CMPL,") != std::string::npos) return atoll(line.c_str());
+  }
+  ADD_FAILURE() << out;
+  return -1;
+}
+
+int CountLines(const std::string &text, const std::string &what) {
+  int count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// Ticks of `spec` (an event, a rate, /user) on kCommand, and the tally of all its counts.
+struct CpuperfRun {
+  int ticks = 0;
+  long long tallied = -1;
+};
+CpuperfRun Cpuperf(const std::string &spec) {
+  CpuperfRun run;
+  const std::string dump = RunCommand("cd /tmp && cpuperf --dump -e " + spec + " -- " + kCommand);
+  run.ticks = CountLines(dump, "Tick: Event");
+  const std::string tally = RunCommand("cd /tmp && cpuperf -e " + spec + " -- " + kCommand);
+  const size_t at = tally.find("Total:");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << dump.substr(0, 2000) << tally;
+    return run;
+  }
+  std::string digits;
+  for (size_t i = at; i < tally.size() && tally[i] != '\n'; ++i) {
+    if (tally[i] >= '0' && tally[i] <= '9') digits.push_back(tally[i]);
+  }
+  run.tallied = atoll(digits.c_str());
+  return run;
+}
+
+// Cycles at a rate of 1,000,000 and instructions at 10,000,000 (a cycle is an instruction
+// under -icount). At 1,000,000 instructions the emulation delivers the overflow interrupts of
+// INST_RETIRED late, at the 4 ms timer tick, and then stops delivering them (13 or 14 ticks
+// and 37,000,000 left in the counter, seen on both models; cycles are exact): docs/hardware.md.
+TEST(SamplingHardware, CpuperfGivesOneTickPerRateEvents) {
+  OnLastCpu pinned;
+  const long long total = PmcountInstructions("-u");
+  const struct {
+    const char *spec;
+    long long rate;
+  } cases[] = {{"model:CPU_CYCLES@1000000/user", 1000000},
+               {"model:INST_RETIRED@10000000/user", 10000000}};
+  for (const auto &c : cases) {
+    const CpuperfRun run = Cpuperf(c.spec);
+    printf("cpuperf %s: %d tick records, tally %lld, for %lld (pmcount)\n", c.spec, run.ticks,
+           run.tallied, total);
+    EXPECT_EQ(run.ticks, total / c.rate) << c.spec;
+    EXPECT_LT(llabs(run.tallied - total), total / 1000) << c.spec;
+  }
+}
+
+TEST(SamplingHardware, PmsampleGivesOneSamplePerPeriodOfInstructions) {
+  OnLastCpu pinned;
+  const long long total = PmcountInstructions("");  // user and kernel: a thread's CPU time
+  const std::string out = RunCommand("cd /tmp && pmsample --period " + std::to_string(kRate) +
+                                     " -o /tmp/pmu.fxt -- " + kCommand);
+  const size_t at = out.find("pmsample: ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const long long samples = atoll(out.c_str() + at + strlen("pmsample: "));
+  printf("pmsample --period %lld: %lld samples of 1 thread for %lld instructions\n", kRate, samples,
+         total);
+  EXPECT_NE(out.find(" of 1 thread(s)"), std::string::npos) << out;
+  EXPECT_LE(llabs(samples - total / kRate), 1) << out;
+}
+
+}  // namespace
