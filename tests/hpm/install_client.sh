@@ -76,7 +76,7 @@ mkdir "$work/c"
 run_logged "$work/cc.log" "$cc" -std=c99 -Wall -Wextra -pedantic -Werror \
   "$src/examples/hpm_sections.c" $(pkg-config --cflags --libs libhpm) "$rpath" -lpthread \
   -o "$work/c/hpm_sections"
-readelf -d "$work/c/hpm_sections" | grep -q 'NEEDED.*libhpm.so.0' ||
+[[ $(readelf -d "$work/c/hpm_sections") =~ NEEDED.*libhpm\.so\.0 ]] ||
   fail "the C example does not depend on libhpm.so.0"
 (cd "$work/c" && ./hpm_sections >/dev/null) || fail "the C example did not run (log above)"
 check_report "$work/c" 1 1 1300
