@@ -15,6 +15,7 @@
 #include "attach_targets.h"
 #include "auto_multiplex.h"
 #include "cpu_places.h"
+#include "event_patterns.h"
 #include "event_selection.h"
 #include "merge.h"
 #include "mode.h"
@@ -118,7 +119,8 @@ int Main(int argc, char **argv) {
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
-  error = SplitIntoSets(&options);
+  error = ExpandEventPatterns(&options);  // 'syscalls:sys_enter_*': before the split
+  if (error.empty()) error = SplitIntoSets(&options);
   if (!error.empty()) return UsageError(error);
   Setup setup;
   setup.options = &options;
