@@ -59,7 +59,9 @@ TEST(EventSearch, SuggestionsCompareTheLiteralTextAndTheWordsOfDescriptions) {
   EXPECT_EQ(WithoutWildcards("a[]x]b"), "ab") << "']' first is a member";
   EXPECT_EQ(WithoutWildcards("a[bc"), "a") << "an unclosed bracket ends the text";
   EXPECT_EQ(WordsOf({"Instructions retired, (retired)", "PM_CYC on a cpu"}),
-            (std::vector<std::string>{"instructions", "retired", "pm_cyc", "cpu"}));
+            (std::vector<std::string>{"instructions", "retired", "pm_cyc", "cyc", "cpu"}));
+  EXPECT_EQ(WordsOf({"syscalls:sys_enter_getppid"}),
+            (std::vector<std::string>{"syscalls", "sys_enter_getppid", "sys", "enter", "getppid"}));
 }
 
 TEST(EventSearch, APatternNothingMatchesIsCorrectedAtItsStart) {

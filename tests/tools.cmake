@@ -35,6 +35,16 @@ foreach(section exact exit signals attach system bad pmlist misc unprivileged bi
                        SKIP_RETURN_CODE 77)
 endforeach()
 
+# pmlist's search (words, wildcards, did you mean, countable first, wrapping on a terminal) and
+# pmcount -e's wildcards, exact and bounded (tests/tools/event_search.sh).
+foreach(section pmlist pmcount)
+  add_test(NAME tools.search.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/event_search.sh ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.search.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
+endforeach()
+
 # pmcount -x and -j against perf stat -x, and -j on the same commands, field by field, and
 # pmcount's own --json against its installed schema (tests/tools/pmcount_perf_compat.py).
 foreach(section csv json schema)

@@ -138,6 +138,14 @@ std::vector<std::string> WordsOf(const std::vector<std::string> &texts) {
         continue;
       }
       if (word.size() >= 3 && seen.insert(word).second) words.push_back(word);
+      // And its parts: "getppid" of "sys_enter_getppid", for a user who typed "getppdi".
+      size_t start = 0;
+      while (word.find('_') != std::string::npos && start < word.size()) {
+        const size_t end = std::min(word.find('_', start), word.size());
+        std::string part = word.substr(start, end - start);
+        if (part.size() >= 3 && seen.insert(part).second) words.push_back(std::move(part));
+        start = end + 1;
+      }
       word.clear();
     }
   }

@@ -54,8 +54,9 @@ std::vector<std::string> CorrectedPatterns(const std::string &pattern,
                                            size_t max_results);
 
 // The distinct words of `texts`, lowercased, in the order first seen: runs of letters, digits
-// and '_' of at least 3 characters ("sys_enter_getppid", "retired"). What a mistyped search
-// word is compared with, beside the event names.
+// and '_' of at least 3 characters ("sys_enter_getppid", "retired"), and the parts of those
+// between '_' ("enter", "getppid"). What a mistyped search word is compared with, beside the
+// event names.
 std::vector<std::string> WordsOf(const std::vector<std::string> &texts);
 
 }  // namespace pmapi

@@ -180,8 +180,8 @@ std::string ExpandEventPatterns(Options *options) {
       set.text = one[0];
       std::vector<pmapi::EventSpec> specs;
       if (pmapi::ParseEventList(set.text, &specs).empty() && specs.size() > MAX_COUNTERS) {
-        return "with -T, " + which + " makes event set " + std::to_string(position) + " " +
-               std::to_string(specs.size()) + " events, and a set holds at most " +
+        return "with -T, " + which + " puts " + std::to_string(specs.size()) +
+               " events in event set " + std::to_string(position) + ", and a set holds at most " +
                std::to_string(MAX_COUNTERS) +
                ": narrow the pattern, or leave -T out (more events than counters take turns "
                "by themselves)";

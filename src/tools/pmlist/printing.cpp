@@ -37,16 +37,19 @@ std::string EventTable(const std::vector<EventRow> &rows, bool verbose, size_t w
   size_t name_width = 4;
   for (const EventRow &row : rows) name_width = std::max(name_width, row.name.size());
   name_width = std::min(name_width, kMaxNameColumn);
-  std::string out = PadLeft("ID", 7) + "  " + PadRight("NAME", name_width) + "  " +
-                    PadRight("STATUS", 10) + "  " + PadRight("COUNTERS", 8) + "  DESCRIPTION\n";
   const size_t description_column = 7 + 2 + name_width + 2 + 10 + 2 + 8 + 2;
+  // Too narrow a terminal for a description column: each description below its row.
+  const bool below = width > 0 && width < description_column + kMinDescriptionWidth;
+  const std::string header = PadLeft("ID", 7) + "  " + PadRight("NAME", name_width) + "  " +
+                             PadRight("STATUS", 10) + "  " + PadRight("COUNTERS", 8) + "  ";
+  std::string out = below ? TrimRight(header) + "\n" : header + "DESCRIPTION\n";
   for (const EventRow &row : rows) {
     const std::string start = PadLeft(std::to_string(row.id), 7) + "  " +
                               PadRight(row.name, name_width) + "  " + PadRight(row.status, 10) +
                               "  " + PadRight(CounterList(row.counters), 8) + "  ";
     if (width == 0) {
       out += start + row.description + "\n";  // one line per event: what scripts read
-    } else if (width >= description_column + kMinDescriptionWidth) {
+    } else if (!below) {
       // In the description column; after a name too long for its column, from the next line.
       std::vector<std::string> lines = WrapText(row.description, width - description_column);
       const bool fits = start.size() == description_column;
@@ -55,7 +58,7 @@ std::string EventTable(const std::vector<EventRow> &rows, bool verbose, size_t w
         out += std::string(description_column, ' ') + lines[l] + "\n";
       }
     } else {
-      // Too narrow for a column: the description below its row, under the name.
+      // Under the name.
       out += TrimRight(start) + "\n";
       const size_t indent = std::min(width / 2, kIndent);
       for (const std::string &line : WrapText(row.description, width - indent)) {
@@ -66,10 +69,8 @@ std::string EventTable(const std::vector<EventRow> &rows, bool verbose, size_t w
       out += PadLeft("", 9) + "source " + row.source + "; encoding " + row.encoding + "\n";
     }
   }
-  size_t countable = 0;
-  for (const EventRow &row : rows) countable += StatusRank(row.status) < 2 ? 1 : 0;
-  out += std::to_string(rows.size()) + (rows.size() == 1 ? " event" : " events") + ", " +
-         std::to_string(countable) + " countable here\n";
+  // Scripts read "N events" as the last line, its first field the count: kept as it was.
+  out += std::to_string(rows.size()) + (rows.size() == 1 ? " event\n" : " events\n");
   return out;
 }
 
