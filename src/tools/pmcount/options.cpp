@@ -493,6 +493,8 @@ Events:
                           software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
                           sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
                           or the catalog ids pmlist prints; a :u or :k suffix selects the mode.
+                          A wildcard ('syscalls:sys_enter_*', quoted) is every countable event
+                          it matches, as `pmlist PATTERN` lists them (at most 512).
                           Past 8 events (one pmapi program) they take turns, as perf
                           multiplexes: counts are then estimates, their share (xx.xx%)
                           beside them. Repeat -e to add more. `pmlist` lists them all.
