@@ -58,6 +58,7 @@ TEST(Timeline, KeepsItsDataInsideItsScriptWhateverANameHolds) {
   timeline.series.push_back({"ev</script><script>alert(1)", "", {1, NAN}});
   std::string page = tools::TimelineHtml(timeline);
   EXPECT_EQ(page.find("</script><script>alert"), std::string::npos);
+  EXPECT_NE(page.find("ev\\u003c/script>\\u003cscript>alert(1)"), std::string::npos) << page;
   EXPECT_NE(page.find("\"values\":[1,null]"), std::string::npos) << page;
   EXPECT_NE(page.find("<title>pmcount &lt;x&gt;</title>"), std::string::npos);
 }

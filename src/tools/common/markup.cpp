@@ -32,9 +32,11 @@ std::string EscapeMarkup(const std::string &text) {
 std::string ScriptSafe(const std::string &json) {
   std::string out;
   out.reserve(json.size());
-  for (size_t i = 0; i < json.size(); ++i) {
-    out += json[i];
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') out += '\\';
+  for (char c : json) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
   }
   return out;
 }

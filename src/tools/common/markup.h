@@ -9,8 +9,9 @@ namespace tools {
 // `text` as XML/HTML character data or a quoted attribute value: & < > " ' escaped.
 std::string EscapeMarkup(const std::string &text);
 
-// A JSON text made safe to sit inside an HTML <script> element: "</" (which would end the
-// element whatever the JSON means) is written "<\/", which JSON reads back as the same string.
+// A JSON text made safe to sit inside an HTML <script> element: every '<' (only ever inside a
+// JSON string) is written \u003c, which JSON reads back as '<', so no "</script" ends the
+// element early and no "<!--" changes how the browser reads the rest of it.
 std::string ScriptSafe(const std::string &json);
 
 }  // namespace tools
