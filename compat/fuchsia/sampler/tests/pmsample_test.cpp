@@ -315,13 +315,17 @@ TEST_F(PmsampleTest, AnotherUsersLinkAtAnOutputIsRefusedNeverWrittenThrough) {
   // A link planted by "nobody" at each output, as another user would in /tmp: refused before
   // the command runs (docs/tools.md, "Output files").
   const std::string trace = Path("t.fxt"), profile = Path("p.pb.gz"), raw = Path("raw");
-  for (std::string link : {trace, profile, raw + ".cpu0"}) {
+  const std::string folded = Path("f.txt"), picture = Path("fg.html");
+  for (std::string link : {trace, profile, raw + ".cpu0", folded, picture}) {
     ASSERT_EQ(symlink(victim.c_str(), link.c_str()), 0) << link;
     ASSERT_EQ(lchown(link.c_str(), 65534, 65534), 0) << link;
-    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -q --period 100000" +
-                         (link == trace ? " -o " + trace : " -o ''") +
-                         (link == profile ? " --pprof " + profile : "") +
-                         (link == raw + ".cpu0" ? " --raw " + raw : "") + " -- touch " + marker);
+    ShellRun run =
+        Shell(std::string(PMSAMPLE_PATH) + " -q --period 100000" +
+              (link == trace ? " -o " + trace : " -o ''") +
+              (link == profile ? " --pprof " + profile : "") +
+              (link == raw + ".cpu0" ? " --raw " + raw : "") +
+              (link == folded ? " --folded " + folded : "") +
+              (link == picture ? " --flamegraph " + picture : "") + " -- touch " + marker);
     EXPECT_EQ(run.status, 125) << run.out;
     EXPECT_NE(
         run.out.find("pmsample: cannot write " + link + ": it is a symbolic link of user 65534"),
