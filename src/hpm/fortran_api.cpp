@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hpm_api.h"
+#include "run_use.h"
 #include "sections.h"
 
 namespace {
@@ -25,6 +26,7 @@ const char *FileName(const char *file, int64_t len, char (&buffer)[512]) {
 
 void Start(int64_t id, const char *label, int64_t label_len, int64_t line, const char *file,
            int64_t file_len, bool threaded) {
+  hpm::RunUse use;
   char buffer[512];
   const char *name = FileName(file, file_len, buffer);
   if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {
@@ -35,6 +37,7 @@ void Start(int64_t id, const char *label, int64_t label_len, int64_t line, const
 }
 
 void Stop(int64_t id, int64_t line, const char *file, int64_t file_len) {
+  hpm::RunUse use;
   char buffer[512];
   const char *name = FileName(file, file_len, buffer);
   if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {

@@ -17,7 +17,8 @@
 
 namespace hpm {
 
-// The run in progress; null, with the bad use reported, when there is none.
+// The run in progress; null, with the bad use reported, when there is none. Call inside a
+// RunUse (run_use.h), which keeps the run from being freed until it ends.
 Run *CurrentRun(const char *file, int line);
 // program_len: SIZE_MAX when NUL-terminated; trailing blanks are dropped.
 void Init(int task_id, const char *program, size_t program_len, const char *file, int line);
