@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "hpm_api.h"
-#include "run_use.h"
-#include "sections.h"
 
 namespace {
 
@@ -24,25 +22,18 @@ const char *FileName(const char *file, int64_t len, char (&buffer)[512]) {
   return buffer;
 }
 
+int Id(int64_t id) { return id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id); }
+
 void Start(int64_t id, const char *label, int64_t label_len, int64_t line, const char *file,
            int64_t file_len, bool threaded) {
-  hpm::RunUse use;
   char buffer[512];
-  const char *name = FileName(file, file_len, buffer);
-  if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {
-    int section = id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id);
-    hpm::StartSection(run, section, label, label_len < 0 ? 0 : static_cast<size_t>(label_len), name,
-                      Line(line), threaded);
-  }
+  hpm::Start(Id(id), label, label_len < 0 ? 0 : static_cast<size_t>(label_len),
+             FileName(file, file_len, buffer), Line(line), threaded);
 }
 
 void Stop(int64_t id, int64_t line, const char *file, int64_t file_len) {
-  hpm::RunUse use;
   char buffer[512];
-  const char *name = FileName(file, file_len, buffer);
-  if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {
-    hpm::StopSection(run, id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id), name, Line(line));
-  }
+  hpm::Stop(Id(id), FileName(file, file_len, buffer), Line(line));
 }
 
 int Clamp(int64_t n) { return n < 0 ? 0 : n > MAX_COUNTERS ? MAX_COUNTERS : static_cast<int>(n); }

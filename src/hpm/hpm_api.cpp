@@ -123,6 +123,18 @@ void Terminate(const char *file, int line) {
   FreeRetiredRuns();
 }
 
+void Start(int id, const char *label, size_t label_len, const char *file, int line, bool threaded) {
+  RunUse use;
+  if (Run *run = CurrentRun(file, line)) {
+    StartSection(run, id, label, label_len, file, line, threaded);
+  }
+}
+
+void Stop(int id, const char *file, int line) {
+  RunUse use;
+  if (Run *run = CurrentRun(file, line)) StopSection(run, id, file, line);
+}
+
 void GetTimeAndCounters(int num_counters, double *time, long long *values) {
   RunUse use;
   Run *run = CurrentRun(nullptr, 0);
@@ -138,8 +150,6 @@ void GetTimeAndCounters(int num_counters, double *time, long long *values) {
 
 }  // namespace hpm
 
-using hpm::CurrentRun;
-
 extern "C" {
 
 void hpm_init_at(int taskID, const char *progName, const char *file, int line) {
@@ -149,28 +159,13 @@ void hpm_init_at(int taskID, const char *progName, const char *file, int line) {
 void hpm_terminate_at(int, const char *file, int line) { hpm::Terminate(file, line); }
 
 void hpm_start_at(int instID, const char *label, const char *file, int line) {
-  hpm::RunUse use;
-  if (hpm::Run *run = CurrentRun(file, line)) {
-    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, false);
-  }
+  hpm::Start(instID, label, SIZE_MAX, file, line, false);
 }
-
-void hpm_stop_at(int instID, const char *file, int line) {
-  hpm::RunUse use;
-  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
-}
-
+void hpm_stop_at(int instID, const char *file, int line) { hpm::Stop(instID, file, line); }
 void hpm_tstart_at(int instID, const char *label, const char *file, int line) {
-  hpm::RunUse use;
-  if (hpm::Run *run = CurrentRun(file, line)) {
-    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, true);
-  }
+  hpm::Start(instID, label, SIZE_MAX, file, line, true);
 }
-
-void hpm_tstop_at(int instID, const char *file, int line) {
-  hpm::RunUse use;
-  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
-}
+void hpm_tstop_at(int instID, const char *file, int line) { hpm::Stop(instID, file, line); }
 
 void hpmInit(int taskID, const char *progName) { hpm_init_at(taskID, progName, nullptr, 0); }
 void hpmTerminate(int taskID) { hpm_terminate_at(taskID, nullptr, 0); }
