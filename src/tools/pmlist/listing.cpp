@@ -26,18 +26,6 @@ std::string StatusName(pm_status_t status) {
   return "unverified";
 }
 
-std::string StatusName(pmapi::EventStatus status) {
-  switch (status) {
-    case pmapi::EventStatus::kVerified:
-      return "verified";
-    case pmapi::EventStatus::kCaveat:
-      return "caveat";
-    case pmapi::EventStatus::kUnverified:
-      break;
-  }
-  return "unverified";
-}
-
 // The --source bits an event belongs to, and the name shown for it.
 unsigned SourceBits(const CatalogEvent &event, std::string *name) {
   switch (event.source) {
@@ -75,6 +63,18 @@ std::string Encoding(const CatalogEvent &event) {
 }
 
 }  // namespace
+
+std::string StatusName(pmapi::EventStatus status) {
+  switch (status) {
+    case pmapi::EventStatus::kVerified:
+      return "verified";
+    case pmapi::EventStatus::kCaveat:
+      return "caveat";
+    case pmapi::EventStatus::kUnverified:
+      break;
+  }
+  return "unverified";
+}
 
 int StatusRank(const std::string &status) {
   if (status == "verified") return 0;
