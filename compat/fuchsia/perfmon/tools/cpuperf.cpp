@@ -308,8 +308,8 @@ std::string WriteResultSpec(const SessionSpec &spec, uint32_t iterations, uint32
   fprintf(file.stream(),
           "{\n  \"config_name\": %s,\n  \"model_name\": %s,\n  \"num_iterations\": %u,\n"
           "  \"num_traces\": %u,\n  \"output_path_prefix\": %s\n}\n",
-          JsonQuote(spec.config_name).c_str(), JsonQuote(spec.model_name).c_str(), iterations,
-          traces, JsonQuote(spec.output_path_prefix).c_str());
+          tools::JsonString(spec.config_name).c_str(), tools::JsonString(spec.model_name).c_str(),
+          iterations, traces, tools::JsonString(spec.output_path_prefix).c_str());
   return file.Commit();
 }
 

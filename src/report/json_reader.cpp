@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-namespace cpuperf {
+namespace tools {
 namespace {
 
 class Parser {
@@ -232,33 +232,4 @@ class Parser {
 
 std::string ParseJson(const std::string &input, Json *out) { return Parser(input).Parse(out); }
 
-std::string JsonQuote(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char hex[8];
-          snprintf(hex, sizeof hex, "\\u%04x", c);
-          out += hex;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace cpuperf
+}  // namespace tools
