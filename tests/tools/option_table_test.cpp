@@ -120,6 +120,21 @@ TEST(OptionTable, OperandsAnywhereComeInOrder) {
   EXPECT_EQ(rest, (std::vector<std::string>{"-e"}));
 }
 
+TEST(OptionTable, AnOptionalValueIsTheNextArgumentWhenItLooksLikeOne) {
+  std::vector<std::string> values;
+  Option groups{"", 'g', nullptr, "groups",
+                [&values](const std::string &value, const std::string &) {
+                  values.push_back(value);
+                  return std::string();
+                }};
+  groups.value_if = [](const std::string &next) { return next == "-1" || next[0] != '-'; };
+  const OptionTable table({groups, {"", 'v', nullptr, "verbose", nullptr}});
+  std::vector<std::string> rest;
+  ASSERT_FALSE(table.Parse({"-g", "-1", "-g", "-v", "-vg", "name", "-g"}, &rest));
+  EXPECT_EQ(values, (std::vector<std::string>{"-1", "", "name", ""}));
+  EXPECT_TRUE(rest.empty());
+}
+
 TEST(OptionTable, ParsesAgainFromTheStart) {
   Seen seen;
   const OptionTable table = Table(&seen);

@@ -95,6 +95,7 @@ OptionError OptionTable::Parse(const std::vector<std::string> &args, std::vector
   opterr = 0;  // the messages are ours (OptionError), not getopt's
   for (;;) {
     int long_index = -1;
+    const int before = optind < 1 ? 1 : optind;  // optind 0 becomes 1 on the first call
     const int c = getopt_long(argc, argv.data(), letters.c_str(), longs.data(), &long_index);
     if (c == -1) break;
     const char *last = argv[static_cast<size_t>(optind - 1)];
@@ -126,7 +127,13 @@ OptionError OptionTable::Parse(const std::vector<std::string> &args, std::vector
       spelled = std::string("-") + static_cast<char>(c);
     }
     if (!row || !row->handler) continue;
-    const std::string message = row->handler(optarg ? optarg : "", spelled);
+    std::string value = optarg ? optarg : "";
+    // An optional value comes from the next argument, when the option ended its own (getopt
+    // moved on) and the row accepts what follows.
+    if (row->value_if && optind > before && optind < argc && row->value_if(argv[optind])) {
+      value = argv[optind++];
+    }
+    const std::string message = row->handler(value, spelled);
     if (!message.empty()) return fail(OptionError::kHandler, spelled, message);
   }
   if (rest) rest->assign(args.begin() + (optind - 1), args.end());

@@ -33,6 +33,10 @@ struct Option {
   OptionHandler handler;
   // A row of --help text alone ("Targets:", ""), no option: see Text().
   bool text_only = false;
+  // A flag (argument nullptr) whose value is optional and never attached: the next argument
+  // is taken as its value when this says it is one (AIX's pmlist -g -1, -g GROUP beside -g
+  // alone). nullptr: a flag takes no value.
+  std::function<bool(const std::string &next)> value_if;
 };
 
 // A line of --help between options (a heading, or "" for a blank line).
