@@ -29,6 +29,9 @@ std::string LongSpelled(const char *arg) {
 
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
 
+// Whether getopt gives the row a value (an optional one, value_if, it does not).
+bool TakesValue(const Option &row) { return row.argument && !row.value_if; }
+
 }  // namespace
 
 Option Text(const char *line) {
@@ -68,7 +71,7 @@ OptionError OptionTable::Parse(const std::vector<std::string> &args, std::vector
     if (row.text_only) continue;
     if (row.short_name) {
       letters += row.short_name;
-      if (row.argument) letters += ':';
+      if (TakesValue(row)) letters += ':';
     }
     for (std::string &name : LongNames(row)) {
       names.push_back(std::move(name));
@@ -78,7 +81,7 @@ OptionError OptionTable::Parse(const std::vector<std::string> &args, std::vector
   std::vector<option> longs;
   for (size_t k = 0; k < names.size(); ++k) {
     const Option &row = rows_[static_cast<size_t>(row_of_long[k])];
-    longs.push_back({names[k].c_str(), row.argument ? required_argument : no_argument, nullptr,
+    longs.push_back({names[k].c_str(), TakesValue(row) ? required_argument : no_argument, nullptr,
                      kLongBase + row_of_long[k]});
   }
   longs.push_back({nullptr, 0, nullptr, 0});

@@ -35,7 +35,7 @@ struct Option {
   bool text_only = false;
   // A flag (argument nullptr) whose value is optional and never attached: the next argument
   // is taken as its value when this says it is one (AIX's pmlist -g -1, -g GROUP beside -g
-  // alone). nullptr: a flag takes no value.
+  // alone); `argument` then only names it in --help. nullptr: a flag takes no value.
   std::function<bool(const std::string &next)> value_if;
 };
 
