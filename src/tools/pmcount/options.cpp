@@ -24,29 +24,21 @@ enum class Id {
   kEvent,
   kGroup,
   kMultiplex,
-  kUser,
-  kKernel,
-  kAllCpus,
   kCpu,
   kPerCpu,
   kPerCore,
   kPerSocket,
-  kStats,
   kInterval,
   kRepeat,
   kTime,
   kPid,
   kTid,
-  kPerThread,
   kIntervalCount,
   kDelay,
   kSeparator,
   kJson,
   kPerfJson,
-  kSummary,
-  kOutput,
-  kHelp,
-  kVersion
+  kOutput
 };
 
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
@@ -124,15 +116,6 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
                "turn)";
       }
       return "";
-    case Id::kUser:
-      o->user = true;
-      return "";
-    case Id::kKernel:
-      o->kernel = true;
-      return "";
-    case Id::kAllCpus:
-      o->system_wide = true;
-      return "";
     case Id::kCpu: {
       std::string error = ParseCpuList(value, &o->cpus);
       if (!error.empty()) return "bad CPU list " + Quoted(value) + " for " + spelled + ": " + error;
@@ -152,9 +135,6 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
       o->aggregation = wanted;
       return "";
     }
-    case Id::kStats:
-      o->stats = true;
-      return "";
     case Id::kInterval:
       if (!ParseWhole(value, kMinIntervalMs, kMaxIntervalMs, &o->interval_ms)) {
         return "bad interval " + Quoted(value) + " for " + spelled +
@@ -193,9 +173,6 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
       list.insert(list.end(), ids.begin(), ids.end());
       return "";
     }
-    case Id::kPerThread:
-      o->per_thread = true;
-      return "";
     case Id::kIntervalCount:
       if (!ParseWhole(value, 1, 1000000000L, &o->interval_count)) {
         return "bad interval count " + Quoted(value) + " for " + spelled +
@@ -219,18 +196,9 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
     case Id::kPerfJson:
       o->format = Format::kPerfJson;
       return "";
-    case Id::kSummary:
-      o->summary = true;
-      return "";
     case Id::kOutput:
       if (value.empty()) return "option " + spelled + " needs a file name";
       o->output_path = value;
-      return "";
-    case Id::kHelp:
-      o->help = true;
-      return "";
-    case Id::kVersion:
-      o->version = true;
       return "";
   }
   return "internal error: unhandled option " + spelled;
@@ -334,6 +302,13 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
                            return Apply(id, value, spelled, o);
                          }};
   };
+  auto flag = [](const char *long_names, char short_name, const char *help, bool *field) {
+    return tools::Option{long_names, short_name, nullptr, help,
+                         [field](const std::string &, const std::string &) {
+                           *field = true;
+                           return std::string();
+                         }};
+  };
   return tools::OptionTable({
       tools::Text("Events:"),
       row("event", 'e', "LIST",
@@ -357,12 +332,11 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "count printed is the estimate (raw count x total time / the set's\n"
           "time), with the set, its share and the raw count beside it",
           Id::kMultiplex),
-      row("user", 'u', nullptr, "count user mode", Id::kUser),
-      row("kernel", 'k', nullptr, "count kernel mode (-u -k: both, the default where allowed)",
-          Id::kKernel),
+      flag("user", 'u', "count user mode", &o->user),
+      flag("kernel", 'k', "count kernel mode (-u -k: both, the default where allowed)", &o->kernel),
       tools::Text(""),
       tools::Text("Targets:"),
-      row("all-cpus", 'a', nullptr, "count every CPU (needs root or CAP_PERFMON)", Id::kAllCpus),
+      flag("all-cpus", 'a', "count every CPU (needs root or CAP_PERFMON)", &o->system_wide),
       row("cpu", 'C', "LIST", "with -a: report these CPUs only, e.g. 0-3,6", Id::kCpu),
       row("pid", 'p', "PID[,PID]",
           "count these running processes, every thread (until ^C, --duration,\n"
@@ -372,7 +346,7 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "count these running threads, as perf stat -t (before, -t was\n"
           "--duration)",
           Id::kTid),
-      row("per-thread", 0, nullptr, "with -p or -t: one line per thread", Id::kPerThread),
+      flag("per-thread", 0, "with -p or -t: one line per thread", &o->per_thread),
       row("duration", 0, "SECONDS",
           "with -a, -p or -t and no command: count for this long (default: until\n"
           "^C); --time is the same",
@@ -385,7 +359,7 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
       row("no-aggr|per-cpu", 'A', nullptr, "one line per CPU", Id::kPerCpu),
       row("per-core", 0, nullptr, "one line per core", Id::kPerCore),
       row("per-socket", 0, nullptr, "one line per socket", Id::kPerSocket),
-      row("stats", 0, nullptr, "sum, min, max and average across the CPUs", Id::kStats),
+      flag("stats", 0, "sum, min, max and average across the CPUs", &o->stats),
       tools::Text(""),
       tools::Text("Time:"),
       row("interval", 'I', "MS", "print the counts of each interval of MS milliseconds (>= 10)",
@@ -406,15 +380,14 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "pmcount's own JSON: one object per interval and for the totals, with\n"
           "the command, notes and sets (schema: pmcount-json.schema.json)",
           Id::kJson),
-      row("summary", 0, nullptr, "with -I and -x or -j: the totals after the intervals too",
-          Id::kSummary),
+      flag("summary", 0, "with -I and -x or -j: the totals after the intervals too", &o->summary),
       row("output", 'o', "FILE",
           "write the counts to FILE (- for standard output); %r the MPI rank,\n"
           "%h the host, %p the pid; .csv or .json (pmcount's own) choose the\n"
           "format",
           Id::kOutput),
-      row("help", 'h', nullptr, "this text", Id::kHelp),
-      row("version", 0, nullptr, "the version", Id::kVersion),
+      flag("help", 'h', "this text", &o->help),
+      flag("version", 0, "the version", &o->version),
   });
 }
 
