@@ -12,10 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -70,7 +72,16 @@ constexpr char kHelp[] = "\x02";
 tools::OptionTable Table(Options* o) {
   // (--help is the row that stops the parse: ParseOptions prints the usage.)
   using Value = const std::string&;
-  auto number = [](Value text, double* value) { return ParseNumber(text.c_str(), value); };
+  // A number above 0, at most `most`, given to `apply`; else `refusal`.
+  auto number = [](double most, const char* refusal, std::function<void(double)> apply) {
+    return [most, refusal, apply](Value text, Value) -> std::string {
+      double v = 0;
+      if (!ParseNumber(text.c_str(), &v) || v > most) return refusal;
+      apply(v);
+      return "";
+    };
+  };
+  constexpr double kAny = HUGE_VAL;
   auto set = [](std::string* field) {
     return [field](Value value, Value) {
       *field = value;
@@ -79,16 +90,12 @@ tools::OptionTable Table(Options* o) {
   };
   return tools::OptionTable({
       {"freq", 'F', "HZ", "samples per second of a thread's CPU time, 1 to 100000 (default 1000)",
-       [o, number](Value text, Value) -> std::string {
-         double v = 0;
-         if (!number(text, &v) || v > 100000) return "-F takes 1 to 100000 samples per second";
-         o->period_ns = static_cast<int64_t>(1e9 / v);
-         return "";
-       }},
+       number(100000, "-F takes 1 to 100000 samples per second",
+              [o](double v) { o->period_ns = static_cast<int64_t>(1e9 / v); })},
       {"period", 0, "NS", "the period itself, at least 10000 ns",
-       [o, number](Value text, Value) -> std::string {
+       [o](Value text, Value) -> std::string {
          double v = 0;
-         if (!number(text, &v) || v < 10000) return "--period takes at least 10000 ns";
+         if (!ParseNumber(text.c_str(), &v) || v < 10000) return "--period takes at least 10000 ns";
          o->period_ns = static_cast<int64_t>(v);
          return "";
        }},
@@ -97,33 +104,14 @@ tools::OptionTable Table(Options* o) {
       {"pprof", 0, "FILE", "a gzipped pprof profile (go tool pprof)", set(&o->pprof)},
       {"raw", 0, "PREFIX", "each CPU's region as written, in PREFIX.cpuN", set(&o->raw)},
       {"top", 0, "N", "functions in the summary (default 10)",
-       [o, number](Value text, Value) -> std::string {
-         double v = 0;
-         if (!number(text, &v)) return kShowUsage;
-         o->top = static_cast<size_t>(v);
-         return "";
-       }},
+       number(kAny, kShowUsage, [o](double v) { o->top = static_cast<size_t>(v); })},
       {"buffer-mb", 0, "N", "each CPU region's size in MiB, 1 to 1024 (default 64)",
-       [o, number](Value text, Value) -> std::string {
-         double v = 0;
-         if (!number(text, &v) || v > 1024) return "--buffer-mb takes 1 to 1024";
-         o->buffer_mb = static_cast<size_t>(v);
-         return "";
-       }},
+       number(1024, "--buffer-mb takes 1 to 1024",
+              [o](double v) { o->buffer_mb = static_cast<size_t>(v); })},
       {"pid", 'p', "PID", "sample a running process instead of a command",
-       [o, number](Value text, Value) -> std::string {
-         double v = 0;
-         if (!number(text, &v)) return "-p takes a process id";
-         o->pid = static_cast<pid_t>(v);
-         return "";
-       }},
+       number(kAny, "-p takes a process id", [o](double v) { o->pid = static_cast<pid_t>(v); })},
       {"duration", 'd', "SECONDS", "with -p, stop after this long",
-       [o, number](Value text, Value) -> std::string {
-         double v = 0;
-         if (!number(text, &v)) return "-d takes seconds";
-         o->duration = v;
-         return "";
-       }},
+       number(kAny, "-d takes seconds", [o](double v) { o->duration = v; })},
       {"quiet", 'q', nullptr, "no summary",
        [o](Value, Value) {
          o->quiet = true;
