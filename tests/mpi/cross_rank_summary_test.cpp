@@ -94,8 +94,7 @@ TEST(CrossRankSummary, JsonAndCsvQuoteWhatTheyMust) {
   set.name = "phase \"one\", with\ttab";
   const std::string json = FormatJson({set}, 2);
   // The kit's one JSON writer (src/report/json.h): a tab is JSON's two-letter \t escape.
-  EXPECT_NE(json.find("\"name\": \"phase \\\"one\\\", with\\ttab\""), std::string::npos)
-      << json;
+  EXPECT_NE(json.find("\"name\": \"phase \\\"one\\\", with\\ttab\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"collectives\": 2"), std::string::npos);
   const std::string csv = FormatCsv({set});
   EXPECT_NE(csv.find("\n\"phase \"\"one\"\", with\ttab\",0,a,"), std::string::npos) << csv;
