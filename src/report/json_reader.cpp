@@ -101,6 +101,27 @@ class Parser {
     ++at_;
     return true;
   }
+  // The character `c` next, taken; false (nothing taken) if another is.
+  bool Eat(char c) {
+    if (at_ >= s_.size() || s_[at_] != c) return false;
+    ++at_;
+    return true;
+  }
+  // An object's members or an array's items: at the opening bracket, `element` read one by
+  // one, separated by commas, up to `close`.
+  template <typename Element>
+  bool Sequence(char close, Element element) {
+    ++at_;
+    Space();
+    if (Eat(close)) return true;
+    for (;;) {
+      if (!element()) return false;
+      Space();
+      if (Eat(',')) continue;
+      if (Eat(close)) return true;
+      return Fail(std::string("expected ',' or '") + close + "'");
+    }
+  }
   bool Value(Json *out, int depth) {
     if (depth > 64) return Fail("nested too deeply");
     Space();
@@ -108,58 +129,27 @@ class Parser {
     char c = s_[at_];
     if (c == '{') {
       out->type = Json::Type::kObject;
-      ++at_;
-      Space();
-      if (at_ < s_.size() && s_[at_] == '}') {
-        ++at_;
-        return true;
-      }
-      for (;;) {
+      return Sequence('}', [this, out, depth] {
         Space();
         if (at_ >= s_.size() || s_[at_] != '"') return Fail("a quoted member name was expected");
         std::string key;
         if (!String(&key)) return false;
         Space();
-        if (at_ >= s_.size() || s_[at_] != ':') return Fail("expected ':' after \"" + key + "\"");
-        ++at_;
+        if (!Eat(':')) return Fail("expected ':' after \"" + key + "\"");
         Json value;
         if (!Value(&value, depth + 1)) return false;
         out->members.emplace_back(key, std::move(value));
-        Space();
-        if (at_ < s_.size() && s_[at_] == ',') {
-          ++at_;
-          continue;
-        }
-        if (at_ < s_.size() && s_[at_] == '}') {
-          ++at_;
-          return true;
-        }
-        return Fail("expected ',' or '}'");
-      }
+        return true;
+      });
     }
     if (c == '[') {
       out->type = Json::Type::kArray;
-      ++at_;
-      Space();
-      if (at_ < s_.size() && s_[at_] == ']') {
-        ++at_;
-        return true;
-      }
-      for (;;) {
+      return Sequence(']', [this, out, depth] {
         Json value;
         if (!Value(&value, depth + 1)) return false;
         out->items.push_back(std::move(value));
-        Space();
-        if (at_ < s_.size() && s_[at_] == ',') {
-          ++at_;
-          continue;
-        }
-        if (at_ < s_.size() && s_[at_] == ']') {
-          ++at_;
-          return true;
-        }
-        return Fail("expected ',' or ']'");
-      }
+        return true;
+      });
     }
     if (c == '"') {
       out->type = Json::Type::kString;
