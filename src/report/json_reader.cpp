@@ -61,22 +61,14 @@ class Parser {
       }
       if (at_ >= s_.size()) break;
       char e = s_[at_++];
+      // The one-letter escapes, each letter followed by what it stands for.
+      static const char kEscapes[] = "n\nt\tr\rb\bf\f";
+      const char *letter = e ? strchr(kEscapes, e) : nullptr;
+      if (letter && (letter - kEscapes) % 2 == 0) {
+        out->push_back(letter[1]);
+        continue;
+      }
       switch (e) {
-        case 'n':
-          out->push_back('\n');
-          break;
-        case 't':
-          out->push_back('\t');
-          break;
-        case 'r':
-          out->push_back('\r');
-          break;
-        case 'b':
-          out->push_back('\b');
-          break;
-        case 'f':
-          out->push_back('\f');
-          break;
         case 'u': {
           if (at_ + 4 > s_.size()) return Fail("a cut \\u escape");
           unsigned code = static_cast<unsigned>(strtoul(s_.substr(at_, 4).c_str(), nullptr, 16));

@@ -43,6 +43,12 @@ TEST(ReportJson, NumbersWithSignificantDigits) {
   EXPECT_EQ(JsonNumber(-INFINITY, 6), "null");
 }
 
+TEST(ReportJson, ReaderTakesEveryEscape) {
+  Json value;
+  ASSERT_EQ(ParseJson("\"\\n\\t\\r\\b\\f\\/\\\"\\\\\\u00e9\"", &value), "");
+  EXPECT_EQ(value.text, "\n\t\r\b\f/\"\\\xc3\xa9");
+}
+
 TEST(ReportJson, ReaderSaysWhereItStopped) {
   Json value;
   EXPECT_NE(ParseJson("{\"a\": 1,\n \"b\" 2}", &value).find("line 2"), std::string::npos);
