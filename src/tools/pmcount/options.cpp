@@ -38,7 +38,8 @@ enum class Id {
   kSeparator,
   kJson,
   kPerfJson,
-  kOutput
+  kOutput,
+  kTimeline
 };
 
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
@@ -200,6 +201,10 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
       if (value.empty()) return "option " + spelled + " needs a file name";
       o->output_path = value;
       return "";
+    case Id::kTimeline:
+      if (value.empty()) return "option " + spelled + " needs a file name, such as counts.html";
+      o->timeline_path = value;
+      return "";
   }
   return "internal error: unhandled option " + spelled;
 }
@@ -276,6 +281,9 @@ std::string Validate(const Options &o, const std::vector<FormatSeen> &formats) {
   if (o.per_thread && !o.attached()) {
     return "--per-thread splits the counts of -p or -t targets by thread: add -p PID or -t TID";
   }
+  if (!o.timeline_path.empty() && o.interval_ms == 0) {
+    return "--timeline draws the counts of -I intervals: add -I MS";
+  }
   if (o.interval_count > 0 && o.interval_ms == 0) {
     return "--interval-count counts -I intervals: add -I MS";
   }
@@ -316,6 +324,8 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),\n"
           "sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),\n"
           "or the catalog ids pmlist prints; a :u or :k suffix selects the mode.\n"
+          "A wildcard ('syscalls:sys_enter_*', quoted) is every countable event\n"
+          "it matches, as `pmlist PATTERN` lists them (at most 512).\n"
           "Past 8 events (one pmapi program) they take turns, as perf\n"
           "multiplexes: counts are then estimates, their share (xx.xx%)\n"
           "beside them. Repeat -e to add more. `pmlist` lists them all.",
@@ -366,6 +376,10 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           Id::kInterval),
       row("interval-count", 0, "N", "stop after N intervals (a command still running gets SIGTERM)",
           Id::kIntervalCount),
+      row("timeline", 0, "FILE",
+          "with -I: also a page charting each event's count per interval\n"
+          "(self-contained HTML, viewable offline)",
+          Id::kTimeline),
       row("repeat", 'r', "N", "run the command N times; print means and their relative spread",
           Id::kRepeat),
       tools::Text(""),

@@ -105,8 +105,17 @@ tools::OptionTable Table(Options *o) {
     return ParseSet(next, "status", "", StatusBit, &bits).empty();
   };
   return tools::OptionTable({
-      tools::Text("  PATTERN                 only entries whose name or description contains "
-                  "PATTERN\n                          (any case)"),
+      tools::Text(
+          "  WORD...                 only entries that match every WORD, in any order and any "
+          "case:\n"
+          "                          a word is found in the name, long name or description; a "
+          "word\n"
+          "                          with a wildcard (* ? [...]) matches the name, or the name "
+          "after\n"
+          "                          its \"subsystem:\" or PMU, as pmcount -e takes it\n"
+          "                          (\"pmlist instructions retired\", \"pmlist "
+          "'sys_enter_getpp*'\").\n"
+          "                          Nothing matches: the closest names, and exit status 1"),
       {"status", 0, "LIST",
        "verified, caveat, unverified (comma-separated; default: all).\n"
        "verified: the kernel counts it here; caveat: it counts, with a\n"
@@ -122,12 +131,16 @@ tools::OptionTable Table(Options *o) {
        }},
       {"groups", 0, nullptr,
        "list the event groups instead: members and derived metrics\n"
-       "(with --status and PATTERN; not with --source or -v); -g alone\n"
+       "(with --status and WORDs; not with --source or -v); -g alone\n"
        "too",
        flag(&o->groups)},
       {"verbose", 'v', nullptr, "also show how each event is encoded for perf_event_open",
        flag(&o->verbose)},
       {"json", 'j', nullptr, "one JSON document instead of the table", flag(&o->json)},
+      {"no-wrap", 0, nullptr,
+       "one line per event on a terminal too (descriptions are wrapped\n"
+       "to its width, $COLUMNS or the terminal's, only there)",
+       flag(&o->no_wrap)},
       {"help", 'h', nullptr, "this text", flag(&o->help)},
       tools::Text(""),
       tools::Text("AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):"),
@@ -188,9 +201,10 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
   Options o;
   std::vector<std::string> rest;
   auto pattern = [&o](const std::string &arg, const std::string &) -> std::string {
-    if (!o.pattern.empty()) return "one pattern only (got '" + o.pattern + "' and '" + arg + "')";
-    if (arg.empty()) return "an empty pattern matches everything: leave it out";
-    o.pattern = arg;
+    if (arg.find_first_not_of(" \t\n") == std::string::npos) {
+      return "an empty pattern matches everything: leave it out";
+    }
+    o.pattern += (o.pattern.empty() ? "" : " ") + arg;  // every word must match
     return "";
   };
   const tools::OptionError error =
@@ -231,7 +245,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 
 std::string UsageText() {
   Options unused;
-  return R"(Usage: pmlist [options] [PATTERN]
+  return R"(Usage: pmlist [options] [WORD...]
 
 Lists what this machine can count through the AIX pmapi calls, as pm_initialize reports it:
 each event's id, short name, status here, the counters it may go on, and its description.
@@ -242,6 +256,7 @@ Migration: before AIX's options, -s took a status list and -g listed every group
 optional PATTERN. Both still work where AIX gives them no meaning (-s LIST, -g alone); the
 long forms --status LIST and --groups [PATTERN] always do.
 
+Countable events (verified, then caveat) come first, then the unverified ones, each by id.
 Ids are what pmapi programs (and pmcount -e) take: an event's id is its index in
 pm_initialize's lists. The curated table events come first and keep their ids on every
 machine; the ids of the others depend on the machine. pmlist lists every tracepoint;
