@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -35,6 +36,10 @@ constexpr int kFailed = 125;  // pmsample itself failed (before the command: it 
 
 struct Options {
   int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
+  // -e: the event the period counts instead of CPU-time nanoseconds (none: task-clock).
+  uint32_t event_type = PERF_TYPE_SOFTWARE;
+  uint64_t event_config = PERF_COUNT_SW_TASK_CLOCK;
+  bool frequency = false;  // -F given: a period of time
   std::string trace = "pmsample.fxt";
   std::string pprof;
   std::string raw;
@@ -49,8 +54,9 @@ struct Options {
 void Usage(FILE* out) {
   std::fprintf(
       out,
-      "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
-      "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
+      "usage: pmsample [-F hz | --period ns] [-e instructions|cycles --period n] [-o trace.fxt]\n"
+      "                [--pprof file] [--raw prefix] [--top n] [--buffer-mb n] [-q]\n"
+      "                -- command [args...]\n"
       "       pmsample [options] -p pid [-d seconds]\n");
 }
 
@@ -72,6 +78,7 @@ bool ParseNumber(const char* text, double* value) {
 int ParseOptions(int argc, char** argv, Options* o) {
   static const option kLong[] = {{"freq", required_argument, nullptr, 'F'},
                                  {"period", required_argument, nullptr, 'P'},
+                                 {"event", required_argument, nullptr, 'e'},
                                  {"output", required_argument, nullptr, 'o'},
                                  {"pprof", required_argument, nullptr, 'g'},
                                  {"raw", required_argument, nullptr, 'r'},
@@ -84,7 +91,7 @@ int ParseOptions(int argc, char** argv, Options* o) {
                                  {nullptr, 0, nullptr, 0}};
   int c;
   double v = 0;
-  while ((c = getopt_long(argc, argv, "+F:o:p:d:qh", kLong, nullptr)) != -1) {
+  while ((c = getopt_long(argc, argv, "+F:e:o:p:d:qh", kLong, nullptr)) != -1) {
     switch (c) {
       case 'F':
         if (!ParseNumber(optarg, &v) || v > 100000) {
@@ -92,6 +99,19 @@ int ParseOptions(int argc, char** argv, Options* o) {
           return kUsage;
         }
         o->period_ns = static_cast<int64_t>(1e9 / v);
+        o->frequency = true;
+        break;
+      case 'e':
+        // The hardware counts a thread's instructions or cycles: a sample every --period of them.
+        if (std::strcmp(optarg, "instructions") == 0) {
+          o->event_config = PERF_COUNT_HW_INSTRUCTIONS;
+        } else if (std::strcmp(optarg, "cycles") == 0) {
+          o->event_config = PERF_COUNT_HW_CPU_CYCLES;
+        } else {
+          std::fprintf(stderr, "pmsample: -e takes instructions or cycles\n");
+          return kUsage;
+        }
+        o->event_type = PERF_TYPE_HARDWARE;
         break;
       case 'P':
         if (!ParseNumber(optarg, &v) || v < 10000) {
@@ -144,6 +164,10 @@ int ParseOptions(int argc, char** argv, Options* o) {
         Usage(stderr);
         return kUsage;
     }
+  }
+  if (o->frequency && o->event_type != PERF_TYPE_SOFTWARE) {
+    std::fprintf(stderr, "pmsample: -F is per second of CPU time; with -e give --period events\n");
+    return kUsage;
   }
   for (int i = optind; i < argc; ++i) o->command.push_back(argv[i]);
   if ((o->pid == 0) == o->command.empty()) {
@@ -291,6 +315,7 @@ int main(int argc, char** argv) {
   if (status != ZX_OK) return Fail("creating the sampler", status);
   pmsample::Recording recording;
   zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
+  zx_sampler_set_event(session, options.event_type, options.event_config);
 
   struct sigaction action {};
   action.sa_handler = OnSignal;
@@ -299,6 +324,10 @@ int main(int argc, char** argv) {
 
   pmsample::RunFacts facts;
   facts.period_ns = options.period_ns;
+  if (options.event_type != PERF_TYPE_SOFTWARE)
+    facts.period_unit = options.event_config == PERF_COUNT_HW_INSTRUCTIONS
+                            ? "instructions of a thread"
+                            : "cycles of a thread";
   int exit_code = 0;
   if (!options.command.empty()) {
     for (char* arg : options.command)
