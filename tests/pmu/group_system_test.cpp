@@ -1,6 +1,6 @@
 // Counting groups and system-wide counting on the emulated PMU: totals of loops in several
 // threads, and one CPU's share, exact: differences of two loop lengths, the least of five runs,
-// the threads run in one order (InOneOrder).
+// the threads run in one order (InOneOrder, guest_support.h).
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,31 +24,6 @@ void LoopInThreads(uint64_t n) {
   for (int t = 0; t < kThreads; ++t) running.emplace_back([n] { Loop(n); });
   for (std::thread &thread : running) thread.join();
 }
-
-// Exact: everything that runs around the loops (the calls of the family, starting and joining
-// threads) runs the same instructions in every run, once the threads run in one order. Under
-// the ordinary scheduler they do not: a thread start or a join costs a few hundred user-mode
-// instructions more or less depending on which thread ran first (a join that finds its thread
-// done does not wait), and the least of five short runs could carry more than the long runs'
-// least: 1,599,873 and 1,599,883 of 1,600,000 for the group, 399,982 of 400,000 for one CPU, in
-// about one boot in five. SCHED_FIFO on one CPU runs them in one order: a thread runs until it
-// blocks, and a woken one waits its turn.
-class InOneOrder {
- public:
-  InOneOrder() {
-    sched_getparam(0, &saved_param_);
-    saved_policy_ = sched_getscheduler(0);
-    sched_param fifo = {};
-    fifo.sched_priority = 1;
-    EXPECT_EQ(sched_setscheduler(0, SCHED_FIFO, &fifo), 0) << "SCHED_FIFO needs root";
-  }
-  ~InOneOrder() { sched_setscheduler(0, saved_policy_, &saved_param_); }
-
- private:
-  OnLastCpu pinned_;  // threads started meanwhile inherit both
-  sched_param saved_param_ = {};
-  int saved_policy_ = SCHED_OTHER;
-};
 
 class GroupHardware : public ::testing::Test {
  protected:

@@ -124,6 +124,7 @@ TEST(InheritHardware, MyGroupCountsAForkedChildAndMyThreadDoesNot) {
   ASSERT_TRUE(Initialize());
   pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
+  InOneOrder order;  // fork, exit and waitpid in one order: exact (guest_support.h)
   LeastCounts(MyGroup(), LoopInForkedChild, kShortLoop, 2);
   Counts short_run = LeastCounts(MyGroup(), LoopInForkedChild, kShortLoop);
   Counts long_run = LeastCounts(MyGroup(), LoopInForkedChild, kLongLoop);

@@ -97,15 +97,23 @@ Overflows Sample(uint64_t event, uint64_t period, uint64_t config1) {
   return result;
 }
 
-TEST(OverflowHardware, RawSamplingMeasured) {
+// The kernel samples at every overflow it is told of: floor(total / P) samples where the
+// emulator raises the interrupt in time. CPU_CYCLES it raises at once (the samples come 1,001,856
+// to 1,018,848 ns apart at P = 1,000,000); INST_RETIRED only when the guest's 4 ms timer tick
+// makes the emulator look, at most one interrupt a tick: exact at a period above the tick
+// (10,000,000), a quarter of the samples at 1,000,000 and fewer still below (printed, not
+// checked: the emulator's limit, not the library's). The 64-bit chained counter (config1 bit 0)
+// counts wrongly in the emulation and samples nothing (printed too).
+TEST(OverflowHardware, RawSamplingGivesOneSamplePerPeriodWhereTheInterruptComesInTime) {
   OnLastCpu pinned;
   const struct {
     const char *name;
     uint64_t event, period, config1;
+    bool exact;
   } cases[] = {
-      {"CPU_CYCLES", 0x11, 1000000, 0},    {"INST_RETIRED", 0x08, 1000000, 0},
-      {"INST_RETIRED", 0x08, 10000000, 0}, {"INST_RETIRED", 0x08, 1000000, 1},
-      {"INST_RETIRED", 0x08, 100000, 0},   {"CPU_CYCLES", 0x11, 100000, 0},
+      {"CPU_CYCLES", 0x11, 1000000, 0, true},    {"CPU_CYCLES", 0x11, 100000, 0, true},
+      {"INST_RETIRED", 0x08, 10000000, 0, true}, {"INST_RETIRED", 0x08, 1000000, 0, false},
+      {"INST_RETIRED", 0x08, 100000, 0, false},  {"INST_RETIRED", 0x08, 1000000, 1, false},
   };
   for (const auto &c : cases) {
     const Overflows o = Sample(c.event, c.period, c.config1);
@@ -114,6 +122,9 @@ TEST(OverflowHardware, RawSamplingMeasured) {
            o.total, o.total / static_cast<long long>(c.period),
            static_cast<unsigned long long>(o.least_gap),
            static_cast<unsigned long long>(o.most_gap));
+    if (c.exact) {
+      EXPECT_EQ(o.samples, o.total / static_cast<long long>(c.period)) << c.name << " " << c.period;
+    }
   }
 }
 
