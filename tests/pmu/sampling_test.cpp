@@ -2,9 +2,10 @@
 // and a rate writes one tick record each time the counter crosses a multiple of the rate:
 // floor(total / rate) of them, exactly, where total is what pmcount counts of the same command
 // (its run-to-run noise, ~0.05%, stays far from a multiple of the rate here). pmsample samples
-// every P ns of a thread's CPU time; under -icount shift=0 a nanosecond is an instruction, so
-// a thread gets floor(its instructions / P) samples, +-1 (a sample may fall either side of
-// the exit).
+// every P ns of a thread's CPU time (under -icount shift=0 a nanosecond is an instruction), or
+// with -e instructions every P instructions it retires: a thread gets floor(its instructions /
+// P) samples, +-1 (a sample may fall either side of the exit). Why the instruction periods
+// here are 10,000,000: OverflowHardware (overflow_test.cpp).
 #include <gtest/gtest.h>
 #include <stdio.h>
 #include <stdlib.h>
