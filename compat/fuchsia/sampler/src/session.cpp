@@ -146,9 +146,10 @@ Session::~Session() {
 zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   if (attached_.count(tid)) return ZX_OK;
   perf_event_attr attr = SessionAttributes();
-  // The thread's own CPU time, as Fuchsia's per-CPU timer only fires while it runs.
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  // The thread's own CPU time, as Fuchsia's per-CPU timer only fires while it runs (or the
+  // event zx_sampler_set_event chose).
+  attr.type = event_type_;
+  attr.config = event_config_;
   attr.sample_period = static_cast<uint64_t>(period_);
   attr.exclude_callchain_kernel = 1;
   attr.sample_max_stack = ZX_SAMPLER_MAX_FRAMES;

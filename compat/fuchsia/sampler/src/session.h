@@ -3,6 +3,7 @@
 // (one ring per CPU, the attached threads' events, the drainer, fork).
 #pragma once
 
+#include <linux/perf_event.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -34,6 +35,11 @@ class Session {
   zx_status_t RegionFd(uint32_t index, int* fd, std::string* error);
   zx_status_t MapRegion(uint32_t index, const void** data, size_t* size, std::string* error);
   void SetTaskEvents(zx_sampler_task_event_fn fn, void* context);
+  // The event whose period later attaches sample on (zx_sampler_set_event).
+  void SetEvent(uint32_t type, uint64_t config) {
+    event_type_ = type;
+    event_config_ = config;
+  }
 
  private:
   struct Region {
@@ -51,6 +57,8 @@ class Session {
   std::unique_ptr<pmapi::SamplingSession> sampling_;
   int handle_ = -1;
   int64_t period_ = 0;
+  uint32_t event_type_ = PERF_TYPE_SOFTWARE;  // the thread's CPU time, as on Fuchsia
+  uint64_t event_config_ = PERF_COUNT_SW_TASK_CLOCK;
   std::vector<Region> regions_;      // one per possible CPU
   std::vector<size_t> ring_region_;  // the region of each ring of sampling_
   std::set<pid_t> attached_;

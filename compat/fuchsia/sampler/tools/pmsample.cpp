@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -38,7 +39,11 @@ constexpr int kFailed = 125;  // pmsample itself failed (before the command: it 
 
 struct Options {
   int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
-  std::string trace;            // -o: nothing is written unless asked for
+  // -e: the event the period counts instead of CPU-time nanoseconds (none: task-clock).
+  uint32_t event_type = PERF_TYPE_SOFTWARE;
+  uint64_t event_config = PERF_COUNT_SW_TASK_CLOCK;
+  bool frequency = false;  // -F given: a period of time
+  std::string trace;       // -o: nothing is written unless asked for
   std::string pprof;
   std::string folded;      // --folded
   std::string flamegraph;  // --flamegraph (.svg, or .html for a page)
@@ -94,12 +99,29 @@ tools::OptionTable Table(Options* o) {
   return tools::OptionTable({
       {"freq", 'F', "HZ", "samples per second of a thread's CPU time, 1 to 100000 (default 1000)",
        number(100000, "-F takes 1 to 100000 samples per second",
-              [o](double v) { o->period_ns = static_cast<int64_t>(1e9 / v); })},
-      {"period", 0, "NS", "the period itself, at least 10000 ns",
+              [o](double v) {
+                o->period_ns = static_cast<int64_t>(1e9 / v);
+                o->frequency = true;
+              })},
+      {"period", 0, "NS", "the period itself, at least 10000 ns (events with -e)",
        [o](Value text, Value) -> std::string {
          double v = 0;
          if (!ParseNumber(text.c_str(), &v) || v < 10000) return "--period takes at least 10000 ns";
          o->period_ns = static_cast<int64_t>(v);
+         return "";
+       }},
+      {"event", 'e', "EVENT",
+       "instructions or cycles: a sample every --period of them, counted by the PMU",
+       // The hardware counts a thread's instructions or cycles: a sample every --period of them.
+       [o](Value name, Value) -> std::string {
+         if (name == "instructions") {
+           o->event_config = PERF_COUNT_HW_INSTRUCTIONS;
+         } else if (name == "cycles") {
+           o->event_config = PERF_COUNT_HW_CPU_CYCLES;
+         } else {
+           return "-e takes instructions or cycles";
+         }
+         o->event_type = PERF_TYPE_HARDWARE;
          return "";
        }},
       {"output", 'o', "FILE", "an FXT trace, for Perfetto (none by default)", set(&o->trace)},
@@ -130,13 +152,13 @@ tools::OptionTable Table(Options* o) {
 // The synopsis; with --help, the options too (a usage error shows the synopsis, as before).
 void Usage(FILE* out) {
   Options unused;
-  std::fprintf(
-      out,
-      "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
-      "                [--folded file] [--flamegraph file.svg|file.html]\n"
-      "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
-      "       pmsample [options] -p pid [-d seconds]\n%s",
-      out == stdout ? Table(&unused).Help().c_str() : "");
+  std::fprintf(out,
+               "usage: pmsample [-F hz | --period ns] [-e instructions|cycles --period n]\n"
+               "                [-o trace.fxt] [--pprof file] [--raw prefix]\n"
+               "                [--folded file] [--flamegraph file.svg|file.html]\n"
+               "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
+               "       pmsample [options] -p pid [-d seconds]\n%s",
+               out == stdout ? Table(&unused).Help().c_str() : "");
 }
 
 int ParseOptions(int argc, char** argv, Options* o) {
@@ -156,6 +178,10 @@ int ParseOptions(int argc, char** argv, Options* o) {
       std::fprintf(stderr, "pmsample: %s\n", error.message.c_str());
     }
     Usage(stderr);
+    return kUsage;
+  }
+  if (o->frequency && o->event_type != PERF_TYPE_SOFTWARE) {
+    std::fprintf(stderr, "pmsample: -F is per second of CPU time; with -e give --period events\n");
     return kUsage;
   }
   for (int i = argc - static_cast<int>(rest.size()); i < argc; ++i) o->command.push_back(argv[i]);
@@ -306,6 +332,7 @@ int main(int argc, char** argv) {
   if (status != ZX_OK) return Fail("creating the sampler", status);
   pmsample::Recording recording;
   zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
+  zx_sampler_set_event(session, options.event_type, options.event_config);
 
   struct sigaction action {};
   action.sa_handler = OnSignal;
@@ -314,6 +341,10 @@ int main(int argc, char** argv) {
 
   pmsample::RunFacts facts;
   facts.period_ns = options.period_ns;
+  if (options.event_type != PERF_TYPE_SOFTWARE)
+    facts.period_unit = options.event_config == PERF_COUNT_HW_INSTRUCTIONS
+                            ? "instructions of a thread"
+                            : "cycles of a thread";
   int exit_code = 0;
   if (!options.command.empty()) {
     for (char* arg : options.command)
