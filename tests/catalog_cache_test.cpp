@@ -23,7 +23,7 @@
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
-#include "catalog/table_loader.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
 

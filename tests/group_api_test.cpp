@@ -11,7 +11,7 @@
 #include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
+#include "catalog/tables.h"
 #include "catalog/init_state.h"
 #include "support/counting.h"
 

@@ -15,7 +15,7 @@
 #include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
 #include "catalog/processor_lists.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace {
 

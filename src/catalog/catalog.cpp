@@ -13,7 +13,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
+#include "catalog/tables.h"
 #include "catalog/id_order.h"
 #include "catalog/name_index.h"
 #include "catalog/pfm_source.h"

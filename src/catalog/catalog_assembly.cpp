@@ -10,7 +10,7 @@
 #include "catalog/prefault.h"
 #include "catalog/status_probe.h"
 #include "catalog/sysfs_pmu_source.h"
-#include "catalog/table_loader.h"
+#include "catalog/tables.h"
 #include "catalog/tracepoint_source.h"
 
 namespace pmapi {

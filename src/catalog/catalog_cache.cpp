@@ -22,10 +22,9 @@
 #include "base/settings.h"
 #include "catalog/cache_directory.h"
 #include "catalog/group_formula.h"
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/prefault.h"
-#include "catalog/table_loader.h"
 
 namespace pmapi {
 namespace {

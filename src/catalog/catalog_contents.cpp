@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "catalog/id_ranges.h"
-#include "catalog/table_parser.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 

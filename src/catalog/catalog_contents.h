@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 

@@ -10,7 +10,7 @@
 
 #include "catalog/group_catalog.h"
 #include "catalog/init_state.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 namespace {

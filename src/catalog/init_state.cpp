@@ -2,7 +2,7 @@
 #include "catalog/init_state.h"
 
 #include "catalog/arm_pmu_events.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 #include <stdio.h>
 

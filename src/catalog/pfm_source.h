@@ -13,7 +13,7 @@
 #include "catalog/catalog.h"
 #include "catalog/pfm_bridge.h"
 #include "catalog/status_probe.h"
-#include "catalog/table_parser.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 

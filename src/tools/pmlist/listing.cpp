@@ -9,7 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace pmlist {
 namespace {
