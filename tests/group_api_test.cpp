@@ -12,7 +12,6 @@
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "catalog/tables.h"
-#include "catalog/init_state.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;

@@ -21,10 +21,10 @@
 #include "base/kernel.h"
 #include "base/settings.h"
 #include "catalog/cache_directory.h"
+#include "catalog/event_sources.h"
 #include "catalog/group_formula.h"
-#include "catalog/tables.h"
 #include "catalog/pfm_bridge.h"
-#include "catalog/prefault.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "catalog/id_ranges.h"
+#include "catalog/event_sources.h"
 #include "catalog/tables.h"
 
 namespace pmapi {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/init_state.h"
 #include "catalog/tables.h"
 
 namespace pmapi {

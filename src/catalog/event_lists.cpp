@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/init_state.h"
 
 namespace pmapi {
 namespace {

@@ -1,7 +1,7 @@
 // Initialization state and the event check every set_program call makes.
-#include "catalog/init_state.h"
+#include "catalog/catalog.h"
 
-#include "catalog/arm_pmu_events.h"
+#include "catalog/event_sources.h"
 #include "catalog/tables.h"
 
 #include <stdio.h>

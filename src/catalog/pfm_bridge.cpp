@@ -94,6 +94,22 @@ std::string PfmInitialize() {
   return g_pfm_result == PFM_SUCCESS ? "" : pfm_strerror(g_pfm_result);
 }
 
+bool PfmCoreCounters(int *programmable, int *fixed) {
+  if (!PfmInitialize().empty()) return false;
+  for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; ++pmu) {
+    pfm_pmu_info_t info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &info) != PFM_SUCCESS || !info.is_present)
+      continue;
+    if (info.type != PFM_PMU_TYPE_CORE) continue;
+    *programmable = info.num_cntrs;
+    *fixed = info.num_fixed_cntrs;
+    return true;
+  }
+  return false;
+}
+
 void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
   if (!PfmInitialize().empty()) return;
   // PFM_PMU_MAX is a compile-time bound of the headers; a newer library may know more PMUs,

@@ -1,5 +1,5 @@
 // Probing the kernel for event classes.
-#include "catalog/status_probe.h"
+#include "catalog/event_sources.h"
 
 #include <errno.h>
 #include <string.h>

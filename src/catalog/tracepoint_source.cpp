@@ -1,6 +1,5 @@
-// Listing and encoding tracepoints, all reads through the kernel seam.
-#include "catalog/tracepoint_source.h"
-
+// The tracepoint source: the one place the catalog reads tracefs (listing, ids, whether it is
+// there at all), every read through the kernel seam.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,21 +8,31 @@
 #include <algorithm>
 
 #include "base/kernel.h"
-#include "catalog/id_ranges.h"
+#include "catalog/event_sources.h"
 #include "pmapi.h"
 
 namespace pmapi {
-namespace {}  // namespace
+namespace {
+
+// The tracefs helper: `file` under the first of kTracefsRoots where `read` (a whole-file read
+// or an access(2)) succeeds; that root, or "" when neither tracefs place answers.
+std::string FirstTracefsRoot(const char *file, std::string *text) {
+  for (const char *root : kTracefsRoots) {
+    const std::string path = std::string(root) + "/" + file;
+    if (text ? CurrentKernel().ReadFile(path, text) == 0
+             : CurrentKernel().Access(path, R_OK) == 0) {
+      return root;
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 TracepointList ListTracepoints() {
   TracepointList list;
   std::string text;
-  for (const char *root : kTracefsRoots) {
-    if (CurrentKernel().ReadFile(std::string(root) + "/available_events", &text) == 0) {
-      list.tracefs_root = root;
-      break;
-    }
-  }
+  list.tracefs_root = FirstTracefsRoot("available_events", &text);
   if (list.tracefs_root.empty()) return list;
   // One line a tracepoint: sized once, not grown ~12 times through fresh memory.
   list.names.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
@@ -41,13 +50,9 @@ TracepointList ListTracepoints() {
   return list;
 }
 
-bool TracefsReadable() {
-  for (const char *root : kTracefsRoots) {
-    if (CurrentKernel().Access(std::string(root) + "/available_events", R_OK) == 0) return true;
-  }
-  return false;
-}
+namespace {
 
+// PERF_TYPE_TRACEPOINT with config = the tracepoint's tracefs id.
 Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name,
                         perf_event_attr *attr) {
   size_t colon = name.find(':');
@@ -76,8 +81,10 @@ Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name
   return Status::Ok();
 }
 
-void AddTracepointEvents(TracepointList list, StatusProbe *probe,
-                         std::vector<CatalogEvent> *events) {
+// Catalog events for the listed tracepoints, ids from kFirstTracepointId; one class probe
+// decides all their statuses.
+void EnumerateTracepoints(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  TracepointList list = std::move(scan->tracepoints);
   if (list.names.empty()) return;
   ProbeResult result = probe->TracepointClass();
   EventStatus status = StatusFromProbe(result, false);
@@ -100,5 +107,17 @@ void AddTracepointEvents(TracepointList list, StatusProbe *probe,
     event.status = status;
   }
 }
+
+// Whether a tracepoint list can be read now: access(2) alone, no read.
+std::string DetectTracefs() {
+  if (!FirstTracefsRoot("available_events", nullptr).empty()) return "";
+  return std::string("no readable available_events under ") + kTracefsRoots[0] + " or " +
+         kTracefsRoots[1] + " (tracefs not mounted, or not readable by this user)";
+}
+
+}  // namespace
+
+const EventSourceDriver kTracepointSource{"tracepoint", kFirstTracepointId, EnumerateTracepoints,
+                                          EncodeTracepoint, DetectTracefs};
 
 }  // namespace pmapi
