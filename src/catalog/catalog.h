@@ -151,6 +151,10 @@ void RecordInitialization(int status_filter);
 // Whether an event of `status` is listed under `status_filter`.
 bool PassesFilter(EventStatus status, int status_filter);
 
+// "verified", "unverified" or "caveat": in messages, and the first letter is pm_events_t's
+// status.
+const char *StatusWord(EventStatus status);
+
 // The counters of the core PMU libpfm4 detects here (pfm_bridge.cpp): false when libpfm4
 // fails to initialize or detects no core PMU. For front ends that describe the machine's
 // counters (perfmon's properties), so that none of them talks to libpfm4 itself.

@@ -19,6 +19,8 @@ namespace {
 std::atomic<int> g_status_filter{0};
 std::atomic<bool> g_initialized{false};
 
+}  // namespace
+
 const char *StatusWord(EventStatus status) {
   switch (status) {
     case EventStatus::kVerified:
@@ -30,8 +32,6 @@ const char *StatusWord(EventStatus status) {
   }
   return "unknown";
 }
-
-}  // namespace
 
 void RecordInitialization(int status_filter) {
   g_status_filter.store(status_filter & kStatusFilterMask, std::memory_order_release);

@@ -41,6 +41,54 @@ std::string Hex(unsigned long long value) {
   return text;
 }
 
+namespace {
+
+// The lines of a table text that hold something: trimmed, blank lines and comments skipped,
+// each with its number (from 1) for error messages.
+class TableLines {
+ public:
+  explicit TableLines(const std::string &text) : text_(text) {}
+  bool Next(std::string *line, int *number) {
+    while (start_ < text_.size()) {
+      const size_t end = text_.find('\n', start_);
+      *line = Trim(std::string_view(text_).substr(start_, end - start_));
+      start_ = end == std::string::npos ? text_.size() : end + 1;
+      *number = ++number_;
+      if (!line->empty() && (*line)[0] != '#') return true;
+    }
+    return false;
+  }
+
+ private:
+  const std::string &text_;
+  size_t start_ = 0;
+  int number_ = 0;
+};
+
+// The line each id and short name of one text was first used at: a second use is an error.
+class FirstUses {
+ public:
+  // "" or what is wrong ("group id 3 is already used at a.grp:4"); `word` is "" or "group ".
+  std::string Claim(int id, const std::string &short_name, const std::string &origin,
+                    const std::string &word) {
+    auto id_seen = ids_.emplace(id, origin);
+    if (!id_seen.second) {
+      return word + "id " + std::to_string(id) + " is already used at " + id_seen.first->second;
+    }
+    auto name_seen = names_.emplace(short_name, origin);
+    if (!name_seen.second) {
+      return word + "short name '" + short_name + "' is already used at " + name_seen.first->second;
+    }
+    return "";
+  }
+
+ private:
+  std::unordered_map<int, std::string> ids_;
+  std::unordered_map<std::string, std::string> names_;
+};
+
+}  // namespace
+
 // ---- events/*.tbl ------------------------------------------------------------------------
 
 namespace {
@@ -104,31 +152,19 @@ std::string ParseRecord(const std::vector<std::string> &fields, TableRecord *rec
 Status ParseEventTable(const std::string &label, const std::string &text,
                        std::vector<TableRecord> *records) {
   std::vector<TableRecord> parsed;
-  std::unordered_map<int, std::string> origin_of_id;
-  std::unordered_map<std::string, std::string> origin_of_name;
-  size_t line_start = 0;
-  for (int line_number = 1; line_start < text.size() || line_number == 1; ++line_number) {
-    size_t line_end = text.find('\n', line_start);
-    std::string line = Trim(std::string_view(text).substr(line_start, line_end - line_start));
-    line_start = line_end == std::string::npos ? text.size() : line_end + 1;
-    if (line.empty() || line[0] == '#') continue;
-
+  FirstUses uses;
+  TableLines lines(text);
+  std::string line;
+  int line_number = 0;
+  while (lines.Next(&line, &line_number)) {
     std::string origin = label + ":" + std::to_string(line_number);
     TableRecord record;
     std::string problem = ParseRecord(Split(line, '|'), &record);
     if (!problem.empty()) return Status(Pmapi_BadCatalog, origin + ": " + problem);
     record.origin = origin;
 
-    auto id_seen = origin_of_id.emplace(record.id, origin);
-    if (!id_seen.second) {
-      return Status(Pmapi_BadCatalog, origin + ": id " + std::to_string(record.id) +
-                                          " is already used at " + id_seen.first->second);
-    }
-    auto name_seen = origin_of_name.emplace(record.short_name, origin);
-    if (!name_seen.second) {
-      return Status(Pmapi_BadCatalog, origin + ": short name '" + record.short_name +
-                                          "' is already used at " + name_seen.first->second);
-    }
+    problem = uses.Claim(record.id, record.short_name, origin, "");
+    if (!problem.empty()) return Status(Pmapi_BadCatalog, origin + ": " + problem);
     parsed.push_back(std::move(record));
   }
   records->insert(records->end(), std::make_move_iterator(parsed.begin()),
@@ -256,8 +292,7 @@ void Keyword(const std::string &line, std::string *keyword, std::string *rest) {
 Status ParseGroupTable(const std::string &label, const std::string &text,
                        std::vector<GroupRecord> *records) {
   std::vector<GroupRecord> parsed;
-  std::unordered_map<int, std::string> origin_of_id;
-  std::unordered_map<std::string, std::string> origin_of_name;
+  FirstUses uses;
   // A group is complete when the next header (or the end) arrives; it must have events.
   auto finish = [&](const std::string &where) -> Status {
     if (!parsed.empty() && parsed.back().members.empty()) {
@@ -267,13 +302,10 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
     }
     return Status::Ok();
   };
-  size_t line_start = 0;
-  for (int line_number = 1; line_start < text.size(); ++line_number) {
-    size_t line_end = text.find('\n', line_start);
-    std::string line = Trim(std::string_view(text).substr(line_start, line_end - line_start));
-    line_start = line_end == std::string::npos ? text.size() : line_end + 1;
-    if (line.empty() || line[0] == '#') continue;
-
+  TableLines lines(text);
+  std::string line;
+  int line_number = 0;
+  while (lines.Next(&line, &line_number)) {
     // "<file>:<line>", made only for headers and errors: most lines need none.
     auto origin = [&label, line_number] { return label + ":" + std::to_string(line_number); };
     std::string keyword, rest, problem;
@@ -287,15 +319,7 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
       problem = ParseHeader(line, &group);
       if (problem.empty()) {
         group.origin = here;
-        auto id_seen = origin_of_id.emplace(group.id, here);
-        auto name_seen = origin_of_name.emplace(group.short_name, here);
-        if (!id_seen.second) {
-          problem = "group id " + std::to_string(group.id) + " is already used at " +
-                    id_seen.first->second;
-        } else if (!name_seen.second) {
-          problem = "group short name '" + group.short_name + "' is already used at " +
-                    name_seen.first->second;
-        }
+        problem = uses.Claim(group.id, group.short_name, here, "group ");
         parsed.push_back(std::move(group));
       }
     } else if (keyword == "events" || keyword == "metric" || keyword == "client-id") {
