@@ -38,7 +38,7 @@ constexpr int kFirstPfmId = 100000;          // libpfm4 events, in libpfm4's enu
 constexpr int kFirstSysfsPmuId = 1000000;    // sysfs PMU events, sorted by PMU then event name
 constexpr int kFirstTracepointId = 2000000;  // tracepoints, in the kernel's available_events order
 
-// ---- Status probes (status_probe.cpp) ----------------------------------------------------
+// ---- Status probes (event_sources.cpp) ---------------------------------------------------
 
 struct ProbeResult {
   int err = 0;                    // 0: accepted; else the errno the kernel gave

@@ -76,7 +76,7 @@ Status ResolveEventForCounter(int id, int counter, perf_event_attr *attr,
     }
     return Status(Pmapi_InvalidEvent, detail);
   }
-  // The kernel would open it and count 0 (arm_pmu_events.h): refused here instead.
+  // The kernel would open it and count 0 (JudgeArmEvent, event_sources.h): refused here instead.
   std::string lacks;
   if (PmuLacksEvent(*found, &lacks)) {
     return Status(Pmapi_NoHardware, "event " + found->short_name + " on counter " +
