@@ -50,5 +50,6 @@ pmapi_add_fuzzer(fuzz_group_table fuzz_group_table.cpp)
 pmapi_add_fuzzer(fuzz_group_formula fuzz_group_formula.cpp)
 pmapi_add_fuzzer(pmcount_fuzz_options pmcount_fuzz_options.cpp LIBS pmcount_pure)
 pmapi_add_fuzzer(fuzz_event_spec fuzz_event_spec.cpp)
+pmapi_add_fuzzer(fuzz_event_search fuzz_event_search.cpp)
 
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/fuzzers.list CONTENT "${PMAPI_FUZZ_LIST}")

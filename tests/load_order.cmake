@@ -40,6 +40,11 @@ if(TARGET pmc)
   set_tests_properties(load_order.dlclose_cycles_libpmc PROPERTIES ENVIRONMENT "${LOAD_ORDER_ENV}")
 endif()
 
+# libhpm's runs are freed after hpmTerminate, with or without dlclose.
+load_order_program(load_order_hpm_cycles hpm_cycles.c)
+add_dependencies(load_order_hpm_cycles hpm)
+add_test(NAME load_order.hpm_cycles COMMAND load_order_hpm_cycles $<TARGET_FILE:hpm>)
+
 load_order_program(load_order_inherit_dlopen inherit_probe.c)
 target_compile_definitions(load_order_inherit_dlopen PRIVATE INHERIT_VIA_DLOPEN)
 add_test(NAME load_order.inherit_dlopen COMMAND load_order_inherit_dlopen $<TARGET_FILE:pmapi>)
@@ -63,8 +68,12 @@ load_order_program(load_order_inherit_hpm inherit_probe.c)
 target_compile_definitions(load_order_inherit_hpm PRIVATE INHERIT_VIA_HPM)
 link_only_libhpm(load_order_inherit_hpm)
 add_test(NAME load_order.inherit_hpm COMMAND load_order_inherit_hpm)
+load_order_program(load_order_hpm_terminate_race hpm_terminate_race.c)
+link_only_libhpm(load_order_hpm_terminate_race)
+add_test(NAME load_order.hpm_terminate_race COMMAND load_order_hpm_terminate_race)
 set(load_order_tests load_order.dlclose_cycles load_order.dlclose_thread_exit
-    load_order.inherit_dlopen load_order.inherit_bind_now load_order.inherit_hpm)
+    load_order.hpm_cycles load_order.inherit_dlopen load_order.inherit_bind_now
+    load_order.inherit_hpm load_order.hpm_terminate_race)
 
 find_package(OpenMP COMPONENTS C)
 if(OpenMP_C_FOUND)

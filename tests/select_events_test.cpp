@@ -156,6 +156,13 @@ TEST(SelectEvents, RefusalsSayWhichNameAndWhy) {
   EXPECT_STREQ(s.why, "no group has the number 99999999");
   s = Select("99999999", 0, Pmapi_InvalidEvent);
   EXPECT_STREQ(s.why, "no event has the id 99999999 here (pmlist lists the ids)");
+  // A wildcard is pmcount's and pmlist's, not a program's: said so, with no look-alike names.
+  s = Select("task-clock,page-fau*", 0, Pmapi_InvalidEvent);
+  EXPECT_EQ(s.refusal, PM_SELECT_UNKNOWN_EVENT);
+  EXPECT_STREQ(s.why,
+               "unknown event 'page-fau*': a pmapi program takes event names, not patterns; "
+               "pmcount -e expands them, and pmlist 'page-fau*' lists the events one matches");
+  EXPECT_EQ(s.nsuggestions, 0);
 }
 
 }  // namespace

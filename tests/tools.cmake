@@ -5,9 +5,10 @@
 add_executable(pmcount_unit_test tools/pmcount_options_test.cpp
                tools/pmcount_aggregation_test.cpp tools/pmcount_printer_test.cpp
                tools/tools_common_test.cpp tools/pmcount_multiplex_test.cpp
-               tools/pmcount_final_interval_test.cpp tools/output_file_test.cpp)
+               tools/pmcount_final_interval_test.cpp tools/output_file_test.cpp
+               tools/picture_writers_test.cpp)
 target_link_libraries(pmcount_unit_test PRIVATE pmcount_pure GTest::gtest_main)
-add_executable(pmlist_unit_test tools/pmlist_options_test.cpp)
+add_executable(pmlist_unit_test tools/pmlist_options_test.cpp tools/pmlist_text_wrap_test.cpp)
 target_link_libraries(pmlist_unit_test PRIVATE pmlist_pure GTest::gtest_main)
 foreach(test pmcount_unit_test pmlist_unit_test)
   target_compile_options(${test} PRIVATE ${PMAPI_WARNINGS})
@@ -35,6 +36,16 @@ foreach(section exact exit signals attach system bad pmlist misc unprivileged bi
                        SKIP_RETURN_CODE 77)
 endforeach()
 
+# pmlist's search (words, wildcards, did you mean, countable first, wrapping on a terminal) and
+# pmcount -e's wildcards, exact and bounded (tests/tools/event_search.sh).
+foreach(section pmlist pmcount)
+  add_test(NAME tools.search.${section}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/event_search.sh ${section}
+                   ${PMCOUNT_TEST_PREFIX} $<TARGET_FILE:pmcount_workload>)
+  set_tests_properties(tools.search.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
+                       TIMEOUT 120 SKIP_RETURN_CODE 77)
+endforeach()
+
 # pmcount -x and -j against perf stat -x, and -j on the same commands, field by field, and
 # pmcount's own --json against its installed schema (tests/tools/pmcount_perf_compat.py).
 foreach(section csv json schema)
@@ -44,6 +55,13 @@ foreach(section csv json schema)
   set_tests_properties(tools.perf_compat.${section} PROPERTIES FIXTURES_REQUIRED tools_installed
                        TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()
+
+# pmcount --timeline rendered by headless chromium: a chart per event, a point per interval
+# printed (tests/tools/picture_render.py; skipped, with the reason, without chromium).
+add_test(NAME tools.timeline_render
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/picture_render.py timeline
+                 $<TARGET_FILE:pmcount> $<TARGET_FILE:pmcount_workload>)
+set_tests_properties(tools.timeline_render PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
 
 # pmcount -I's last interval, with the exit of the command hidden from pmcount until the next
 # interval (tools/late_reap.c): the race of issue 26, made to happen on every run. An LD_PRELOAD

@@ -43,6 +43,11 @@ Context *MyContext() {
   return mine;
 }
 
+int RefuseMySet(const Status &parsed, const char *already_set) {
+  if (MyContext()) return Report(Pmapi_ProgExists, already_set);
+  return parsed.ok() ? 0 : Report(parsed);
+}
+
 int NullArgument(const char *name) { return Report(Status(Pmapi_InvalidArg, {name, " is NULL"})); }
 
 int NoProgram(const char *family) {

@@ -41,6 +41,11 @@ Status ProgramFromClient(const pm_prog_t *prog, Program *out);
 // deleted, which drops it).
 Context *MyContext();
 
+// What refuses a first-party set (_mythread, _mygroup), in this order: the caller has a context
+// already (Pmapi_ProgExists, `already_set` saying what to do), the program's translation failed
+// (`parsed`). 0 when neither, else the code reported.
+int RefuseMySet(const Status &parsed, const char *already_set);
+
 // Fills `stamp` with the time now, as pm_tstart*/pm_tstop* return it.
 void StampNow(timebasestruct_t *stamp);
 

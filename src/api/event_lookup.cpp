@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/event_search.h"
 #include "api/event_spec.h"
 #include "api/suggest.h"
 #include "api/tracefs_hint.h"
@@ -85,6 +86,11 @@ const CatalogEvent *AddByEncoding(const std::string &name, std::string *refusal)
 std::string UnknownEvent(const std::string &name, const std::string &refusal,
                          std::vector<std::string> *suggestions) {
   if (IsNumber(name)) return "no event has the id " + name + " here (pmlist lists the ids)";
+  // A pattern where a name belongs: a program names its events one by one.
+  if (HasWildcard(name)) {
+    return "unknown event '" + name + "': a pmapi program takes event names, not patterns; " +
+           "pmcount -e expands them, and pmlist '" + name + "' lists the events one matches";
+  }
   // A tracepoint this user cannot see: the names close to it are beside the point.
   if (LooksLikeTracepoint(name)) {
     const std::string why = TracefsUnreadable();

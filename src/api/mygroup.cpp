@@ -1,10 +1,14 @@
 // The first-party counting-group family (_mygroup): the caller and every
 // thread or process it starts afterwards, or with mode.b.process the whole
-// process. The caller also gets its own context, as a member (§5.6).
+// process. The caller also gets its own context, as a member (§5.6). The _mx
+// and _mm forms are the same group, its program carrying every set (the
+// group's inherited counters and every member's own context are multiplexed;
+// new threads inherit every set); start, stop, reset and delete are the plain
+// calls.
 #include <unistd.h>
 
-#include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/family_entry_points.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
 #include "base/last_error.h"
@@ -13,23 +17,21 @@
 
 using namespace pmapi;
 
+namespace mygroup_family {
 namespace {
 
 constexpr const char kFamily[] = "_mygroup";
 
-// The caller's group, or null after reporting why there is none.
-CountingGroup *MyGroup(int *rc) {
+// Runs `op` on the caller's group, or reports why there is none.
+template <typename Op>
+int WithMyGroup(Op op) {
   Context *mine = MyContext();
-  if (!mine) {
-    *rc = NoProgram(kFamily);
-    return nullptr;
-  }
+  if (!mine) return NoProgram(kFamily);
   if (!mine->group()) {
-    *rc = Report(Pmapi_NoSetProg,
-                 "this thread has a _mythread context but is not in a counting group");
-    return nullptr;
+    return Report(Pmapi_NoSetProg,
+                  "this thread has a _mythread context but is not in a counting group");
   }
-  return mine->group();
+  return op(mine->group());
 }
 
 // Creates the group for a program already translated (plain, _mx or _mm).
@@ -54,175 +56,73 @@ Status CreateMyGroupFor(Program program) {
   return status;
 }
 
-Status CreateMyGroup(const pm_prog_t *prog) {
-  Program program;
-  Status status = ProgramFromClient(prog, &program);
-  if (!status.ok()) return status;
-  return CreateMyGroupFor(std::move(program));
+constexpr const char kMyGroupExists[] =
+    "this thread already has a context (its own, a group's, or one inherited from the thread that "
+    "created it); pm_delete_program_mythread first";
+
+// Creates the group for a program already translated, whose translation gave `parsed`.
+int SetParsed(const Status &parsed, Program program) {
+  if (const int refused = RefuseMySet(parsed, kMyGroupExists)) return refused;
+  return Report(CreateMyGroupFor(std::move(program)));
 }
 
-int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  return group ? ReadGroup(group, data, time, times) : rc;
-}
-
-}  // namespace
-
-extern "C" {
-
-int pm_set_program_mygroup(pm_prog_t *prog) {
-  return Guarded([&] {
-    if (MyContext()) {
-      return Report(Pmapi_ProgExists,
-                    "this thread already has a context (its own, a group's, or one inherited from "
-                    "the thread that created it); pm_delete_program_mythread first");
-    }
-    return Report(CreateMyGroup(prog));
-  });
-}
-
-int pm_get_program_mygroup(pm_prog_t *prog) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    if (!group) return rc;
+int Get(pm_prog_t *prog) {
+  return WithMyGroup([&](CountingGroup *group) {
     if (!prog) return Report(Pmapi_InvalidArg, "prog is NULL");
     group->program().ToAix(group->counting(), prog);
     return 0;
   });
 }
 
-int pm_delete_program_mygroup(void) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    if (!group) return rc;
+int Delete() {
+  return WithMyGroup([&](CountingGroup *group) {
     group->Delete();
     Registry::Get().DropMyThread();
     return 0;
   });
 }
 
-int pm_start_mygroup(void) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    return group ? Report(group->Start(t_my_context)) : rc;
-  });
-}
-
-int pm_tstart_mygroup(timebasestruct_t *time) {
-  return Guarded([&] {
-    if (!time) return NullArgument("time");
-    int rc = pm_start_mygroup();
-    if (rc == 0) StampNow(time);
+int Start(timebasestruct_t *time) {
+  return WithMyGroup([&](CountingGroup *group) {
+    const int rc = Report(group->Start(t_my_context));
+    if (rc == 0 && time) StampNow(time);
     return rc;
   });
 }
 
-int pm_stop_mygroup(void) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    return group ? Report(group->Stop(t_my_context)) : rc;
-  });
-}
-
-int pm_tstop_mygroup(timebasestruct_t *time) {
-  return Guarded([&] {
-    if (!time) return NullArgument("time");
-    int rc = pm_stop_mygroup();
-    if (rc == 0) StampNow(time);
+int Stop(timebasestruct_t *time) {
+  return WithMyGroup([&](CountingGroup *group) {
+    const int rc = Report(group->Stop(t_my_context));
+    if (rc == 0 && time) StampNow(time);
     return rc;
   });
 }
 
-int pm_reset_data_mygroup(void) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    return group ? Report(group->Reset(t_my_context)) : rc;
+int Reset() {
+  return WithMyGroup([&](CountingGroup *group) { return Report(group->Reset(t_my_context)); });
+}
+
+int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
+  return WithMyGroup([&](CountingGroup *group) { return ReadGroup(group, data, time, times); });
+}
+
+int GetMx(pm_prog_mx_t *prog) {
+  return WithMyGroup([&](CountingGroup *group) {
+    return GetProgramMx(group->program(), group->counting(), prog);
   });
 }
 
-int pm_get_data_mygroup(pm_data_t *data) {
-  return Guarded([&] { return Read(data, nullptr, nullptr); });
-}
-
-int pm_get_tdata_mygroup(pm_data_t *data, timebasestruct_t *time) {
-  return Guarded([&] { return time ? Read(data, time, nullptr) : NullArgument("time"); });
-}
-
-int pm_get_Tdata_mygroup(pm_data_t *data, pm_accu_time_t *times) {
-  return Guarded([&] { return times ? Read(data, nullptr, times) : NullArgument("times"); });
-}
-
-}  // extern "C"
-
-// The multiplexed (_mx) and multi-mode (_mm) forms: the same group, its program carrying every
-// set (the group's inherited counters and every member's own context are multiplexed; new
-// threads inherit every set); start, stop, reset and delete are the plain calls.
-namespace {
-
-int SetMyGroupMx(const Status &parsed, Program program) {
-  if (MyContext()) {
-    return Report(Pmapi_ProgExists,
-                  "this thread already has a context (its own, a group's, or one inherited from "
-                  "the thread that created it); pm_delete_program_mythread first");
-  }
-  if (!parsed.ok()) return Report(parsed);
-  return Report(CreateMyGroupFor(std::move(program)));
+int GetMm(pm_prog_mm_t *prog) {
+  return WithMyGroup([&](CountingGroup *group) {
+    return GetProgramMm(group->program(), group->counting(), prog);
+  });
 }
 
 int ReadMx(pm_data_mx_t *data, timebasestruct_t *time) {
-  int rc = 0;
-  CountingGroup *group = MyGroup(&rc);
-  return group ? ReadGroupMx(group, data, time) : rc;
+  return WithMyGroup([&](CountingGroup *group) { return ReadGroupMx(group, data, time); });
 }
 
 }  // namespace
+}  // namespace mygroup_family
 
-extern "C" {
-
-int pm_set_program_mygroup_mx(pm_prog_mx_t *prog) {
-  return Guarded([&] {
-    Program program;
-    Status status = ProgramFromMx(prog, &program);
-    return SetMyGroupMx(status, std::move(program));
-  });
-}
-
-int pm_set_program_mygroup_mm(pm_prog_mm_t *prog) {
-  return Guarded([&] {
-    Program program;
-    Status status = ProgramFromMm(prog, &program);
-    return SetMyGroupMx(status, std::move(program));
-  });
-}
-
-int pm_get_program_mygroup_mx(pm_prog_mx_t *prog) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    return group ? GetProgramMx(group->program(), group->counting(), prog) : rc;
-  });
-}
-
-int pm_get_program_mygroup_mm(pm_prog_mm_t *prog) {
-  return Guarded([&] {
-    int rc = 0;
-    CountingGroup *group = MyGroup(&rc);
-    return group ? GetProgramMm(group->program(), group->counting(), prog) : rc;
-  });
-}
-
-int pm_get_data_mygroup_mx(pm_data_mx_t *data) {
-  return Guarded([&] { return ReadMx(data, nullptr); });
-}
-
-int pm_get_tdata_mygroup_mx(pm_data_mx_t *data, timebasestruct_t *time) {
-  return Guarded([&] { return time ? ReadMx(data, time) : NullArgument("time"); });
-}
-
-}  // extern "C"
+PMAPI_IMPLICIT_TARGET_ENTRY_POINTS(_mygroup, mygroup_family)

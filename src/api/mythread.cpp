@@ -1,10 +1,11 @@
 // The first-party thread family: the calling thread's own context. The read
 // path is a thread-local lookup, one read(2) and a copy: no lock, no
-// allocation.
+// allocation. The _mx and _mm forms are the same context, its program
+// carrying every set; start, stop, reset and delete are the plain calls.
 #include <unistd.h>
 
-#include "api/c_boundary.h"
 #include "api/context_ops.h"
+#include "api/family_entry_points.h"
 #include "api/multiplex_ops.h"
 #include "base/last_error.h"
 #include "core/my_thread.h"
@@ -12,12 +13,10 @@
 
 using namespace pmapi;
 
+namespace mythread_family {
 namespace {
 
 constexpr const char kFamily[] = "_mythread";
-constexpr const char kMyThreadExists[] =
-    "this thread already has a context (set earlier, or inherited from the thread that created "
-    "it); pm_delete_program_mythread first";
 
 // No context here: say why when the thread was to inherit one and could not.
 int NoMyProgram() {
@@ -29,36 +28,31 @@ int NoMyProgram() {
                                missed->detail_text()}));
 }
 
-}  // namespace
-
-extern "C" {
-
-int pm_set_program_mythread(pm_prog_t *prog) {
-  return Guarded([&] {
-    if (MyContext()) {
-      return Report(Pmapi_ProgExists,
-                    "this thread already has a context (set earlier, or inherited from the thread "
-                    "that created it); pm_delete_program_mythread first");
-    }
-    Program program;
-    Status status = ProgramFromClient(prog, &program);
-    if (!status.ok()) return Report(status);
-    return Report(CreateMyThreadContext(std::move(program), prog->mode.b.count));
-  });
+// Runs `op` on the caller's context.
+template <typename Op>
+int WithMine(Op op) {
+  Context *mine = MyContext();
+  return mine ? op(mine) : NoMyProgram();
 }
 
-int pm_get_program_mythread(pm_prog_t *prog) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return GetProgramOf(mine, prog);
-  });
+constexpr const char kMyThreadExists[] =
+    "this thread already has a context (set earlier, or inherited from the thread that created "
+    "it); pm_delete_program_mythread first";
+
+// Creates the caller's context for a program already translated (plain, _mx or _mm), whose
+// translation gave `parsed`.
+int SetParsed(const Status &parsed, Program program) {
+  if (const int refused = RefuseMySet(parsed, kMyThreadExists)) return refused;
+  const bool start = program.mode().b.count;
+  return Report(CreateMyThreadContext(std::move(program), start));
 }
 
-int pm_delete_program_mythread(void) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
+int Get(pm_prog_t *prog) {
+  return WithMine([&](Context *mine) { return GetProgramOf(mine, prog); });
+}
+
+int Delete() {
+  return WithMine([&](Context *mine) {
     if (mine->group_root()) {
       return Report(Pmapi_GroupMember,
                     "this thread created its counting group; pm_delete_program_mygroup deletes "
@@ -69,136 +63,37 @@ int pm_delete_program_mythread(void) {
   });
 }
 
-int pm_start_mythread(void) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return StartContext(mine, nullptr);
-  });
+int Start(timebasestruct_t *time) {
+  return WithMine([&](Context *mine) { return StartContext(mine, time); });
 }
 
-int pm_tstart_mythread(timebasestruct_t *time) {
-  return Guarded([&] {
-    if (!time) return NullArgument("time");
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return StartContext(mine, time);
-  });
+int Stop(timebasestruct_t *time) {
+  return WithMine([&](Context *mine) { return StopContext(mine, time); });
 }
 
-int pm_stop_mythread(void) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return StopContext(mine, nullptr);
-  });
+int Reset() {
+  return WithMine([&](Context *mine) { return ResetContext(mine); });
 }
 
-int pm_tstop_mythread(timebasestruct_t *time) {
-  return Guarded([&] {
-    if (!time) return NullArgument("time");
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return StopContext(mine, time);
-  });
+int Read(pm_data_t *data, timebasestruct_t *time, pm_accu_time_t *times) {
+  return WithMine([&](Context *mine) { return ReadContext(mine, 0, data, time, times); });
 }
 
-int pm_reset_data_mythread(void) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return ResetContext(mine);
-  });
+int GetMx(pm_prog_mx_t *prog) {
+  return WithMine(
+      [&](Context *mine) { return GetProgramMx(mine->program(), mine->counting(), prog); });
 }
 
-int pm_get_data_mythread(pm_data_t *data) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return ReadContext(mine, 0, data, nullptr, nullptr);
-  });
+int GetMm(pm_prog_mm_t *prog) {
+  return WithMine(
+      [&](Context *mine) { return GetProgramMm(mine->program(), mine->counting(), prog); });
 }
 
-int pm_get_tdata_mythread(pm_data_t *data, timebasestruct_t *time) {
-  return Guarded([&] {
-    if (!time) return NullArgument("time");
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return ReadContext(mine, 0, data, time, nullptr);
-  });
-}
-
-int pm_get_Tdata_mythread(pm_data_t *data, pm_accu_time_t *times) {
-  return Guarded([&] {
-    if (!times) return NullArgument("times");
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return ReadContext(mine, 0, data, nullptr, times);
-  });
-}
-
-}  // extern "C"
-
-// The multiplexed (_mx) and multi-mode (_mm) forms: the same context, its program carrying
-// every set; start, stop, reset and delete are the plain calls.
-namespace {
-
-int SetMyThread(const Status &parsed, Program program) {
-  if (!parsed.ok()) return Report(parsed);
-  const bool start = program.mode().b.count;
-  return Report(CreateMyThreadContext(std::move(program), start));
-}
-
-int ReadMyThreadMx(pm_data_mx_t *data, timebasestruct_t *time) {
-  Context *mine = MyContext();
-  if (!mine) return NoMyProgram();
-  return ReadContextMx(mine, 0, data, time);
+int ReadMx(pm_data_mx_t *data, timebasestruct_t *time) {
+  return WithMine([&](Context *mine) { return ReadContextMx(mine, 0, data, time); });
 }
 
 }  // namespace
+}  // namespace mythread_family
 
-extern "C" {
-
-int pm_set_program_mythread_mx(pm_prog_mx_t *prog) {
-  return Guarded([&] {
-    if (MyContext()) return Report(Pmapi_ProgExists, kMyThreadExists);
-    Program program;
-    Status status = ProgramFromMx(prog, &program);
-    return SetMyThread(status, std::move(program));
-  });
-}
-
-int pm_set_program_mythread_mm(pm_prog_mm_t *prog) {
-  return Guarded([&] {
-    if (MyContext()) return Report(Pmapi_ProgExists, kMyThreadExists);
-    Program program;
-    Status status = ProgramFromMm(prog, &program);
-    return SetMyThread(status, std::move(program));
-  });
-}
-
-int pm_get_program_mythread_mx(pm_prog_mx_t *prog) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return GetProgramMx(mine->program(), mine->counting(), prog);
-  });
-}
-
-int pm_get_program_mythread_mm(pm_prog_mm_t *prog) {
-  return Guarded([&] {
-    Context *mine = MyContext();
-    if (!mine) return NoMyProgram();
-    return GetProgramMm(mine->program(), mine->counting(), prog);
-  });
-}
-
-int pm_get_data_mythread_mx(pm_data_mx_t *data) {
-  return Guarded([&] { return ReadMyThreadMx(data, nullptr); });
-}
-
-int pm_get_tdata_mythread_mx(pm_data_mx_t *data, timebasestruct_t *time) {
-  return Guarded([&] { return time ? ReadMyThreadMx(data, time) : NullArgument("time"); });
-}
-
-}  // extern "C"
+PMAPI_IMPLICIT_TARGET_ENTRY_POINTS(_mythread, mythread_family)

@@ -4,9 +4,9 @@
 // thread of the target's process. The target also gets its own context, so
 // the _thread family reads the member's own data (§5.7).
 #include "api/context_ops.h"
+#include "api/family_entry_points.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
-#include "api/third_party_entry_points.h"
 #include "api/third_party_target.h"
 #include "base/last_error.h"
 #include "core/registry.h"
@@ -140,4 +140,4 @@ int ReadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct
 }  // namespace
 }  // namespace group_family
 
-PMAPI_THIRD_PARTY_ENTRY_POINTS(group, pgroup, group_family)
+PMAPI_THIRD_PARTY_ENTRY_POINTS(_group, _pgroup, group_family)

@@ -35,26 +35,4 @@ inline int AlreadyProgrammed(pid_t pid, tid_t tid, const char *delete_call) {
                                       delete_call + " first");
 }
 
-// A client's program, plain, _mx or _mm, translated.
-inline Status TranslateProgram(const pm_prog_t *prog, Program *out) {
-  return ProgramFromClient(prog, out);
-}
-inline Status TranslateProgram(const pm_prog_mx_t *prog, Program *out) {
-  return ProgramFromMx(prog, out);
-}
-inline Status TranslateProgram(const pm_prog_mm_t *prog, Program *out) {
-  return ProgramFromMm(prog, out);
-}
-
-// Translates a client's program and hands it to a family's `set_parsed` (pid, tid, ptid,
-// translation status, program), which reports the translation's failure in its turn, after
-// the target's.
-template <typename SetParsed, typename ClientProgram>
-int TranslateAndSet(SetParsed set_parsed, pid_t pid, tid_t tid, ptid_t ptid,
-                    const ClientProgram *prog) {
-  Program program;
-  Status status = TranslateProgram(prog, &program);
-  return set_parsed(pid, tid, ptid, status, std::move(program));
-}
-
 }  // namespace pmapi

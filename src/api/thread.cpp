@@ -4,9 +4,9 @@
 // Pmapi_Permission. The descriptors keep the target's final counts after it
 // exits, so they stay readable until the context is deleted.
 #include "api/context_ops.h"
+#include "api/family_entry_points.h"
 #include "api/multiplex_ops.h"
 #include "api/targets.h"
-#include "api/third_party_entry_points.h"
 #include "api/third_party_target.h"
 #include "base/last_error.h"
 #include "core/registry.h"
@@ -99,4 +99,4 @@ int ReadMx(pid_t pid, tid_t tid, ptid_t ptid, pm_data_mx_t *data, timebasestruct
 }  // namespace
 }  // namespace thread_family
 
-PMAPI_THIRD_PARTY_ENTRY_POINTS(thread, pthread, thread_family)
+PMAPI_THIRD_PARTY_ENTRY_POINTS(_thread, _pthread, thread_family)

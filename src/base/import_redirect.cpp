@@ -105,39 +105,24 @@ struct Relocations {
 void RedirectIn(const struct dl_phdr_info *info, const ElfW(Dyn) * dynamic,
                 const ReadOnlyAfterRelocation &relro, Request *request) {
   const ElfW(Addr) base = info->dlpi_addr;
-  Relocations plt, data;
-  bool plt_is_rela = false;
-  const ElfW(Sym) *symbols = nullptr;
-  const char *names = nullptr;
+  // The dynamic section's values by tag (the last of a tag; 0 for one absent), then the
+  // addresses among them made absolute.
+  ElfW(Xword) value_of[DT_NUM] = {};
   for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; ++entry) {
-    switch (entry->d_tag) {
-      case DT_JMPREL:
-        plt.table = reinterpret_cast<const ElfW(Rela) *>(Absolute(base, entry->d_un.d_ptr));
-        break;
-      case DT_PLTRELSZ:
-        plt.bytes = entry->d_un.d_val;
-        break;
-      case DT_PLTREL:
-        plt_is_rela = entry->d_un.d_val == DT_RELA;
-        break;
-      case DT_RELA:
-        data.table = reinterpret_cast<const ElfW(Rela) *>(Absolute(base, entry->d_un.d_ptr));
-        break;
-      case DT_RELASZ:
-        data.bytes = entry->d_un.d_val;
-        break;
-      case DT_SYMTAB:
-        symbols = reinterpret_cast<const ElfW(Sym) *>(Absolute(base, entry->d_un.d_ptr));
-        break;
-      case DT_STRTAB:
-        names = reinterpret_cast<const char *>(Absolute(base, entry->d_un.d_ptr));
-        break;
-      default:
-        break;
-    }
+    if (entry->d_tag > 0 && entry->d_tag < DT_NUM) value_of[entry->d_tag] = entry->d_un.d_val;
   }
+  const auto address_of = [&](ElfW(Sxword) tag) {
+    return value_of[tag] ? Absolute(base, value_of[tag]) : 0;
+  };
+  Relocations plt{reinterpret_cast<const ElfW(Rela) *>(address_of(DT_JMPREL)),
+                  value_of[DT_PLTRELSZ]};
+  const Relocations data{reinterpret_cast<const ElfW(Rela) *>(address_of(DT_RELA)),
+                         value_of[DT_RELASZ]};
+  const auto *symbols = reinterpret_cast<const ElfW(Sym) *>(address_of(DT_SYMTAB));
+  const auto *names = reinterpret_cast<const char *>(address_of(DT_STRTAB));
   if (!symbols || !names) return;
-  if (!plt_is_rela) plt = Relocations();  // both supported architectures use RELA
+  // Both supported architectures use RELA; a REL PLT is not read.
+  if (value_of[DT_PLTREL] != DT_RELA) plt = Relocations();
   for (const Relocations &relocations : {plt, data}) {
     const size_t count = relocations.table ? relocations.bytes / sizeof(ElfW(Rela)) : 0;
     for (size_t i = 0; i < count; ++i) {

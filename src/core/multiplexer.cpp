@@ -29,6 +29,15 @@ Program WithCarriersLibraryEvents(const Program &set, const Program &carrier, si
   return extended;
 }
 
+// Adds `count` of `reading`'s values, from its index `from`, to `totals`' from index `to`, and
+// its times: a set's targets summed, or the library events every set carries.
+void AddReading(const GroupReading &reading, size_t from, size_t count, size_t to,
+                GroupReading *totals) {
+  for (size_t i = 0; i < count; ++i) totals->values[to + i] += reading.values[from + i];
+  totals->time_enabled += reading.time_enabled;
+  totals->time_running += reading.time_running;
+}
+
 }  // namespace
 
 void DriveMultiplexersByHandForTesting(bool by_hand) { g_by_hand = by_hand; }
@@ -184,11 +193,7 @@ Status Multiplexer::ReadSetLocked(int set, int group_index, GroupReading *totals
   // Summed over the targets as Context::ReadTotals sums them.
   *totals = GroupReading();
   const size_t n = sets_[set]->program().events().size();
-  for (const GroupReading &reading : frozen.per_group) {
-    for (size_t i = 0; i < n; ++i) totals->values[i] += reading.values[i];
-    totals->time_enabled += reading.time_enabled;
-    totals->time_running += reading.time_running;
-  }
+  for (const GroupReading &reading : frozen.per_group) AddReading(reading, 0, n, 0, totals);
   return Status::Ok();
 }
 
@@ -256,11 +261,7 @@ Status Multiplexer::ReadLibraryEvents(int group_index, GroupReading *totals) con
     Status status = sets_[k]->ReadTotals(group_index, &reading, &ignored);
     if (!status.ok()) return status;
     const size_t first = spec_->sets[k].events().size();
-    for (int j = 0; j < library_events_; ++j) {
-      totals->values[carrier_first + j] += reading.values[first + j];
-    }
-    totals->time_enabled += reading.time_enabled;
-    totals->time_running += reading.time_running;
+    AddReading(reading, first, static_cast<size_t>(library_events_), carrier_first, totals);
   }
   return Status::Ok();
 }

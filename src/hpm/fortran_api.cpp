@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "hpm_api.h"
-#include "sections.h"
 
 namespace {
 
@@ -23,23 +22,18 @@ const char *FileName(const char *file, int64_t len, char (&buffer)[512]) {
   return buffer;
 }
 
+int Id(int64_t id) { return id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id); }
+
 void Start(int64_t id, const char *label, int64_t label_len, int64_t line, const char *file,
            int64_t file_len, bool threaded) {
   char buffer[512];
-  const char *name = FileName(file, file_len, buffer);
-  if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {
-    int section = id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id);
-    hpm::StartSection(run, section, label, label_len < 0 ? 0 : static_cast<size_t>(label_len), name,
-                      Line(line), threaded);
-  }
+  hpm::Start(Id(id), label, label_len < 0 ? 0 : static_cast<size_t>(label_len),
+             FileName(file, file_len, buffer), Line(line), threaded);
 }
 
 void Stop(int64_t id, int64_t line, const char *file, int64_t file_len) {
   char buffer[512];
-  const char *name = FileName(file, file_len, buffer);
-  if (hpm::Run *run = hpm::CurrentRun(name, Line(line))) {
-    hpm::StopSection(run, id < 0 || id > INT32_MAX ? -1 : static_cast<int>(id), name, Line(line));
-  }
+  hpm::Stop(Id(id), FileName(file, file_len, buffer), Line(line));
 }
 
 int Clamp(int64_t n) { return n < 0 ? 0 : n > MAX_COUNTERS ? MAX_COUNTERS : static_cast<int>(n); }
@@ -52,26 +46,31 @@ HPM_FORTRAN void f_hpminit(const int *task, const char *name, int name_len) {
   hpm::Init(task ? *task : 0, name, name_len < 0 ? 0 : static_cast<size_t>(name_len), nullptr, 0);
 }
 HPM_FORTRAN void f_hpmterminate(const int *) { hpm::Terminate(nullptr, 0); }
-HPM_FORTRAN void f_hpmstart(const int *id, const char *label, int label_len, int line,
-                            const char *file, int file_len) {
-  Start(id ? *id : -1, label, label_len, line, file, file_len, false);
-}
-HPM_FORTRAN void f_hpmstop(const int *id, int line, const char *file, int file_len) {
-  Stop(id ? *id : -1, line, file, file_len);
-}
-HPM_FORTRAN void f_hpmtstart(const int *id, const char *label, int label_len, int line,
-                             const char *file, int file_len) {
-  Start(id ? *id : -1, label, label_len, line, file, file_len, true);
-}
-HPM_FORTRAN void f_hpmtstop(const int *id, int line, const char *file, int file_len) {
-  Stop(id ? *id : -1, line, file, file_len);
-}
-HPM_FORTRAN void f_hpmgetcounters(long long *values) {
-  hpm::GetTimeAndCounters(MAX_COUNTERS, nullptr, values);
-}
-HPM_FORTRAN void f_hpmgettimeandcounters(const int *n, double *time, long long *values) {
-  hpm::GetTimeAndCounters(n ? Clamp(*n) : 0, time, values);
-}
+
+// A start and its stop, of one integer type: the t-forms mark the section threaded.
+#define HPM_FORTRAN_START_AND_STOP(start, stop, Int, threaded)                      \
+  HPM_FORTRAN void start(const Int *id, const char *label, Int label_len, Int line, \
+                         const char *file, Int file_len) {                          \
+    Start(id ? *id : -1, label, label_len, line, file, file_len, threaded);         \
+  }                                                                                 \
+  HPM_FORTRAN void stop(const Int *id, Int line, const char *file, Int file_len) {  \
+    Stop(id ? *id : -1, line, file, file_len);                                      \
+  }
+
+// The section and counter calls of one integer kind: `suffix` names the form (empty for default
+// integers, _8 for 8-byte ones), `Int` its integer type; they differ in nothing else.
+#define HPM_FORTRAN_SECTION_CALLS(suffix, Int)                                   \
+  HPM_FORTRAN_START_AND_STOP(f_hpmstart##suffix, f_hpmstop##suffix, Int, false)  \
+  HPM_FORTRAN_START_AND_STOP(f_hpmtstart##suffix, f_hpmtstop##suffix, Int, true) \
+  HPM_FORTRAN void f_hpmgetcounters##suffix(long long *values) {                 \
+    hpm::GetTimeAndCounters(MAX_COUNTERS, nullptr, values);                      \
+  }                                                                              \
+  HPM_FORTRAN void f_hpmgettimeandcounters##suffix(const Int *n, double *time,   \
+                                                   long long *values) {          \
+    hpm::GetTimeAndCounters(n ? Clamp(*n) : 0, time, values);                    \
+  }
+
+HPM_FORTRAN_SECTION_CALLS(, int)
 
 // The 8-byte-integer forms (f_hpm_8.h, for -fdefault-integer-8 builds).
 HPM_FORTRAN void f_hpminit_8(const int64_t *task, const char *name, int64_t name_len) {
@@ -79,26 +78,7 @@ HPM_FORTRAN void f_hpminit_8(const int64_t *task, const char *name, int64_t name
   hpm::Init(t, name, name_len < 0 ? 0 : static_cast<size_t>(name_len), nullptr, 0);
 }
 HPM_FORTRAN void f_hpmterminate_8(const int64_t *) { hpm::Terminate(nullptr, 0); }
-HPM_FORTRAN void f_hpmstart_8(const int64_t *id, const char *label, int64_t label_len, int64_t line,
-                              const char *file, int64_t file_len) {
-  Start(id ? *id : -1, label, label_len, line, file, file_len, false);
-}
-HPM_FORTRAN void f_hpmstop_8(const int64_t *id, int64_t line, const char *file, int64_t file_len) {
-  Stop(id ? *id : -1, line, file, file_len);
-}
-HPM_FORTRAN void f_hpmtstart_8(const int64_t *id, const char *label, int64_t label_len,
-                               int64_t line, const char *file, int64_t file_len) {
-  Start(id ? *id : -1, label, label_len, line, file, file_len, true);
-}
-HPM_FORTRAN void f_hpmtstop_8(const int64_t *id, int64_t line, const char *file, int64_t file_len) {
-  Stop(id ? *id : -1, line, file, file_len);
-}
-HPM_FORTRAN void f_hpmgetcounters_8(long long *values) {
-  hpm::GetTimeAndCounters(MAX_COUNTERS, nullptr, values);
-}
-HPM_FORTRAN void f_hpmgettimeandcounters_8(const int64_t *n, double *time, long long *values) {
-  hpm::GetTimeAndCounters(n ? Clamp(*n) : 0, time, values);
-}
+HPM_FORTRAN_SECTION_CALLS(_8, int64_t)
 
 // Without f_hpm.h: gfortran calls an external f_hpmstart(1, 'label') as
 // f_hpmstart_(&id, label, hidden length as size_t). These take that form, so

@@ -8,6 +8,7 @@
 
 #include "hpm_api.h"
 #include "report.h"
+#include "run_use.h"
 #include "sections.h"
 
 namespace hpm {
@@ -15,7 +16,6 @@ namespace {
 
 std::atomic<Run *> g_run{nullptr};
 std::atomic<int> g_generation{0};
-std::atomic<Run *> g_finished{nullptr};  // terminated runs, newest first
 
 constexpr long kMaxSections = 1000000;  // a bound for HPM_NUM_INST_PTS
 
@@ -49,6 +49,7 @@ bool LauncherRank(int *rank) {
 
 // A forked child goes on with the run in a process of its own (sections.h, ContinueInChild).
 void AfterForkInChild() {
+  ForgetCallsInChild();
   if (Run *run = g_run.load(std::memory_order_acquire)) ContinueInChild(run);
   ForgetWhatWasTold();
 }
@@ -61,17 +62,20 @@ void WatchForks() {
 }  // namespace
 
 Run *CurrentRun(const char *file, int line) {
-  Run *run = g_run.load(std::memory_order_acquire);
+  Run *run = RunInUse(g_run);
   if (!run) Report(Misuse::kBeforeInit, nullptr, file, line, -1);
   return run;
 }
 
 void Init(int task_id, const char *program, size_t program_len, const char *file, int line) {
-  Run *running = g_run.load(std::memory_order_acquire);
-  if (running) {
-    Report(Misuse::kInitTwice, &running->misuse, file, line, -1);
-    return;
+  {
+    RunUse use;
+    if (Run *running = RunInUse(g_run)) {
+      Report(Misuse::kInitTwice, &running->misuse, file, line, -1);
+      return;
+    }
   }
+  FreeRetiredRuns();
   WatchForks();
   Run *run = new (std::nothrow) Run;
   if (!run) return;
@@ -98,7 +102,7 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
 }
 
 void Terminate(const char *file, int line) {
-  Run *run = g_run.exchange(nullptr, std::memory_order_acq_rel);
+  Run *run = g_run.exchange(nullptr, std::memory_order_seq_cst);
   if (!run) {
     Report(Misuse::kTerminateTwice, nullptr, file, line, -1);
     return;
@@ -113,13 +117,26 @@ void Terminate(const char *file, int line) {
     fputs("libhpm: out of memory while writing the report; it is incomplete or missing\n", stderr);
   }
   if (run->counting) pm_delete_program_mythread();
-  // The run stays allocated, and reachable from g_finished (no leak report):
-  // another thread may still be inside a call with it.
-  run->previous = g_finished.load(std::memory_order_relaxed);
-  g_finished.store(run, std::memory_order_release);
+  // Another thread may still be inside a call with the run: it is freed once none is
+  // (run_use.h), here when no call is inside now.
+  Retire(run);
+  FreeRetiredRuns();
+}
+
+void Start(int id, const char *label, size_t label_len, const char *file, int line, bool threaded) {
+  RunUse use;
+  if (Run *run = CurrentRun(file, line)) {
+    StartSection(run, id, label, label_len, file, line, threaded);
+  }
+}
+
+void Stop(int id, const char *file, int line) {
+  RunUse use;
+  if (Run *run = CurrentRun(file, line)) StopSection(run, id, file, line);
 }
 
 void GetTimeAndCounters(int num_counters, double *time, long long *values) {
+  RunUse use;
   Run *run = CurrentRun(nullptr, 0);
   if (!run) return;
   long long counts[MAX_COUNTERS];
@@ -133,8 +150,6 @@ void GetTimeAndCounters(int num_counters, double *time, long long *values) {
 
 }  // namespace hpm
 
-using hpm::CurrentRun;
-
 extern "C" {
 
 void hpm_init_at(int taskID, const char *progName, const char *file, int line) {
@@ -144,24 +159,13 @@ void hpm_init_at(int taskID, const char *progName, const char *file, int line) {
 void hpm_terminate_at(int, const char *file, int line) { hpm::Terminate(file, line); }
 
 void hpm_start_at(int instID, const char *label, const char *file, int line) {
-  if (hpm::Run *run = CurrentRun(file, line)) {
-    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, false);
-  }
+  hpm::Start(instID, label, SIZE_MAX, file, line, false);
 }
-
-void hpm_stop_at(int instID, const char *file, int line) {
-  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
-}
-
+void hpm_stop_at(int instID, const char *file, int line) { hpm::Stop(instID, file, line); }
 void hpm_tstart_at(int instID, const char *label, const char *file, int line) {
-  if (hpm::Run *run = CurrentRun(file, line)) {
-    hpm::StartSection(run, instID, label, SIZE_MAX, file, line, true);
-  }
+  hpm::Start(instID, label, SIZE_MAX, file, line, true);
 }
-
-void hpm_tstop_at(int instID, const char *file, int line) {
-  if (hpm::Run *run = CurrentRun(file, line)) hpm::StopSection(run, instID, file, line);
-}
+void hpm_tstop_at(int instID, const char *file, int line) { hpm::Stop(instID, file, line); }
 
 void hpmInit(int taskID, const char *progName) { hpm_init_at(taskID, progName, nullptr, 0); }
 void hpmTerminate(int taskID) { hpm_terminate_at(taskID, nullptr, 0); }

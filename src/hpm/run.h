@@ -39,7 +39,7 @@ struct Run {
   std::unique_ptr<Section[]> sections;
   std::mutex describe_lock;  // taken once per section, at its first start
   MisuseCounts misuse;
-  Run *previous = nullptr;  // the runs before this one: kept, and reachable (see Terminate)
+  Run *previous = nullptr;  // the next older retired run (run_use.h)
 };
 
 long long NowNs();  // CLOCK_MONOTONIC

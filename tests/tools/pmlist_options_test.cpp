@@ -27,12 +27,26 @@ TEST(PmlistOptions, RefusesBadInput) {
                                              {"-s", "verified,"},
                                              {"--source", "gpu"},
                                              {"--bogus"},
-                                             {"a", "b"},
                                              {""},
+                                             {"  "},
                                              {"--json=1"}}) {
     Options o;
     EXPECT_NE(ParseOptions(args, &o), "") << args[0];
   }
+}
+
+// Several words are one search (every word must match), in the order given; a quoted
+// argument with blanks is words too (api/event_search.h splits them).
+TEST(PmlistOptions, SeveralWordsAreOneSearch) {
+  Options o;
+  ASSERT_EQ(ParseOptions({"instructions", "--status", "verified", "retired"}, &o), "");
+  EXPECT_EQ(o.pattern, "instructions retired");
+  ASSERT_EQ(ParseOptions({"sys_enter_getpp*", "clock cycles"}, &o), "");
+  EXPECT_EQ(o.pattern, "sys_enter_getpp* clock cycles");
+  EXPECT_FALSE(o.no_wrap);
+  ASSERT_EQ(ParseOptions({"--no-wrap", "clock"}, &o), "");
+  EXPECT_TRUE(o.no_wrap);
+  EXPECT_NE(ParseOptions({"--no-wrap=1"}, &o), "");
 }
 
 // --source and -v describe events; with -g they used to be ignored without a word.

@@ -14,6 +14,7 @@
 #include "attach_targets.h"
 #include "auto_multiplex.h"
 #include "cpu_places.h"
+#include "event_patterns.h"
 #include "event_selection.h"
 #include "merge.h"
 #include "mode.h"
@@ -23,6 +24,7 @@
 #include "output_pattern.h"
 #include "printer.h"
 #include "session.h"
+#include "timeline_printer.h"
 #include "topology/cpu_map.h"
 
 namespace pmcount {
@@ -117,7 +119,8 @@ int Main(int argc, char **argv) {
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
-  error = SplitIntoSets(&options);
+  error = ExpandEventPatterns(&options);  // 'syscalls:sys_enter_*': before the split
+  if (error.empty()) error = SplitIntoSets(&options);
   if (!error.empty()) return UsageError(error);
   Setup setup;
   setup.options = &options;
@@ -209,7 +212,22 @@ int Main(int argc, char **argv) {
         fprintf(stderr, "pmcount: note: %s\n", note.c_str());
       break;
   }
-  return RunSession(setup, &report, printer.get(), &output);
+  // --timeline: its file opened now, before the command runs (125 and not run if it cannot be).
+  tools::OutputFile timeline_file;
+  TimelinePrinter *timeline = nullptr;
+  if (!options.timeline_path.empty()) {
+    error = timeline_file.Open(options.timeline_path);
+    if (!error.empty()) return Failure(error);
+    auto wrapped =
+        std::make_unique<TimelinePrinter>(std::move(printer), &timeline_file, options.interval_ms);
+    timeline = wrapped.get();
+    printer = std::move(wrapped);
+  }
+  int status = RunSession(setup, &report, printer.get(), &output);
+  // As for pmsample's outputs: said, and the status stays the counted command's.
+  if (timeline && !timeline->error().empty())
+    fprintf(stderr, "pmcount: %s\n", timeline->error().c_str());
+  return status;
 }
 
 }  // namespace

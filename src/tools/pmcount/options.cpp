@@ -43,6 +43,7 @@ enum class Id {
   kPerfJson,
   kSummary,
   kOutput,
+  kTimeline,
   kHelp,
   kVersion
 };
@@ -81,6 +82,7 @@ constexpr Spec kSpecs[] = {
     {'j', "json-output", false, Id::kPerfJson},
     {0, "summary", false, Id::kSummary},
     {'o', "output", true, Id::kOutput},
+    {0, "timeline", true, Id::kTimeline},
     {'h', "help", false, Id::kHelp},
     {0, "version", false, Id::kVersion},
 };
@@ -282,6 +284,10 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
       if (value.empty()) return "option " + spelled + " needs a file name";
       o->output_path = value;
       return "";
+    case Id::kTimeline:
+      if (value.empty()) return "option " + spelled + " needs a file name, such as counts.html";
+      o->timeline_path = value;
+      return "";
     case Id::kHelp:
       o->help = true;
       return "";
@@ -356,6 +362,9 @@ std::string Validate(const Options &o, const std::vector<std::string> &formats) 
   }
   if (o.per_thread && !o.attached()) {
     return "--per-thread splits the counts of -p or -t targets by thread: add -p PID or -t TID";
+  }
+  if (!o.timeline_path.empty() && o.interval_ms == 0) {
+    return "--timeline draws the counts of -I intervals: add -I MS";
   }
   if (o.interval_count > 0 && o.interval_ms == 0) {
     return "--interval-count counts -I intervals: add -I MS";
@@ -493,6 +502,8 @@ Events:
                           software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
                           sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
                           or the catalog ids pmlist prints; a :u or :k suffix selects the mode.
+                          A wildcard ('syscalls:sys_enter_*', quoted) is every countable event
+                          it matches, as `pmlist PATTERN` lists them (at most 512).
                           Past 8 events (one pmapi program) they take turns, as perf
                           multiplexes: counts are then estimates, their share (xx.xx%)
                           beside them. Repeat -e to add more. `pmlist` lists them all.
@@ -528,6 +539,8 @@ Splitting (with -a):
 Time:
   -I, --interval MS       print the counts of each interval of MS milliseconds (>= 10)
       --interval-count N  stop after N intervals (a command still running gets SIGTERM)
+      --timeline FILE     with -I: also a page charting each event's count per interval
+                          (self-contained HTML, viewable offline)
   -r, --repeat N          run the command N times; print means and their relative spread
 
 Output (to stderr unless -o):

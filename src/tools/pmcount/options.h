@@ -53,6 +53,8 @@ struct Options {
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // what follows the options (or --)
+
+  std::string timeline_path;  // --timeline: an HTML chart of the -I intervals, "" = none
 };
 
 // Parses `args` (argv without argv[0]). Returns "" on success, otherwise one sentence saying

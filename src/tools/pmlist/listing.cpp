@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "api/event_search.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "catalog/tables.h"
@@ -19,34 +20,9 @@ using pmapi::CatalogEvent;
 using pmapi::EventSource;
 using pmapi::Hex;
 
-std::string Lower(std::string text) {
-  for (char &c : text) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-bool Matches(const std::string &pattern_lower, const std::string &a, const std::string &b,
-             const std::string &c) {
-  if (pattern_lower.empty()) return true;
-  return Lower(a).find(pattern_lower) != std::string::npos ||
-         Lower(b).find(pattern_lower) != std::string::npos ||
-         Lower(c).find(pattern_lower) != std::string::npos;
-}
-
 std::string StatusName(pm_status_t status) {
   if (status.b.verified) return "verified";
   if (status.b.caveat) return "caveat";
-  return "unverified";
-}
-
-std::string StatusName(pmapi::EventStatus status) {
-  switch (status) {
-    case pmapi::EventStatus::kVerified:
-      return "verified";
-    case pmapi::EventStatus::kCaveat:
-      return "caveat";
-    case pmapi::EventStatus::kUnverified:
-      break;
-  }
   return "unverified";
 }
 
@@ -88,6 +64,24 @@ std::string Encoding(const CatalogEvent &event) {
 
 }  // namespace
 
+std::string StatusName(pmapi::EventStatus status) {
+  switch (status) {
+    case pmapi::EventStatus::kVerified:
+      return "verified";
+    case pmapi::EventStatus::kCaveat:
+      return "caveat";
+    case pmapi::EventStatus::kUnverified:
+      break;
+  }
+  return "unverified";
+}
+
+int StatusRank(const std::string &status) {
+  if (status == "verified") return 0;
+  if (status == "caveat") return 1;
+  return 2;
+}
+
 std::string CounterList(unsigned counters) {
   std::string text;
   for (int c = 0; c < 32;) {
@@ -110,7 +104,7 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
   // counter, so gather by id.
   std::map<int, EventRow> rows;
   std::set<int> rejected;
-  const std::string pattern = Lower(options.pattern);
+  const pmapi::EventQuery query(options.pattern);
   for (int counter = 0; counter < info.maxpmcs && counter < MAX_COUNTERS; ++counter) {
     for (int i = 0; i < info.maxevents[counter]; ++i) {
       const pm_events2_t &event = info.list_events[counter][i];
@@ -124,7 +118,7 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
       std::string source = "table";
       const unsigned bits = entry ? SourceBits(*entry, &source) : kSourceTable;
       if (!(bits & options.sources) ||
-          !Matches(pattern, event.short_name, event.long_name, event.description)) {
+          !query.Matches(event.short_name, event.long_name, event.description)) {
         rejected.insert(event.event_id);
         continue;
       }
@@ -143,6 +137,12 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
   std::vector<EventRow> out;
   out.reserve(rows.size());
   for (auto &entry : rows) out.push_back(std::move(entry.second));
+  // What can be counted here first (the ids stay in order within each status): on a machine
+  // without a hardware PMU the hundreds of unverified table events would otherwise bury the
+  // countable ones.
+  std::stable_sort(out.begin(), out.end(), [](const EventRow &a, const EventRow &b) {
+    return StatusRank(a.status) < StatusRank(b.status);
+  });
   return out;
 }
 
@@ -153,7 +153,7 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
     names[info.list_events[0][i].event_id] = info.list_events[0][i].short_name;
   }
   const pmapi::GroupCatalog &catalog = pmapi::GroupCatalog::Get();
-  const std::string pattern = Lower(options.pattern);
+  const pmapi::EventQuery query(options.pattern);
   std::vector<GroupRow> out;
   std::set<int> listed;
   for (int g = 0; g < groups.maxgroups; ++g) {
@@ -201,8 +201,8 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
                            [&](const GroupRow &row) {
                              std::string members;
                              for (const std::string &m : row.members) members += m + " ";
-                             return !Matches(pattern, row.name, row.long_name + " " + members,
-                                             row.description);
+                             return !query.Matches(row.name, row.long_name + " " + members,
+                                                   row.description);
                            }),
             out.end());
   std::sort(out.begin(), out.end(),

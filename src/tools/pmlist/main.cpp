@@ -3,6 +3,7 @@
 #include <pmapi_settings.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <string>
@@ -10,14 +11,29 @@
 
 #include "aix_query.h"
 #include "listing.h"
+#include "no_match.h"
 #include "options.h"
 #include "printing.h"
+#include "text_wrap.h"
 
 namespace pmlist {
 namespace {
 
 bool WriteAll(const std::string &text) {
   return fwrite(text.data(), 1, text.size(), stdout) == text.size() && fflush(stdout) == 0;
+}
+
+int NothingFound(const std::string &why) {
+  fprintf(stderr, "pmlist: %s\n", why.c_str());
+  return 1;
+}
+
+// Descriptions wrap on a terminal only: a pipe or a file gets one line per event.
+size_t TerminalWrapWidth(const Options &options) {
+  const bool terminal = isatty(STDOUT_FILENO);
+  winsize size{};
+  const int columns = terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+  return WrapWidth(terminal, options.no_wrap, getenv("COLUMNS"), columns);
 }
 
 int Main(int argc, char **argv) {
@@ -55,13 +71,17 @@ int Main(int argc, char **argv) {
     }
     return WriteAll(text) ? 0 : 1;
   }
+  // A search that finds nothing says why, with the closest names, and fails as grep does:
+  // nothing on standard output, exit status 1.
   if (options.groups) {
     std::vector<GroupRow> rows = ListGroups(options, info, groups);
+    if (rows.empty() && !options.pattern.empty()) return NothingFound(NoGroupMatches(options));
     text = options.json ? GroupJson(info.proc_name, rows) : GroupTable(rows);
   } else {
     std::vector<EventRow> rows = ListEvents(options, info);
+    if (rows.empty() && !options.pattern.empty()) return NothingFound(NoEventMatches(options));
     text = options.json ? EventJson(info.proc_name, rows, options.verbose)
-                        : EventTable(rows, options.verbose);
+                        : EventTable(rows, options.verbose, TerminalWrapWidth(options));
   }
   if (!options.json) text = "processor: " + std::string(info.proc_name) + "\n" + text;
   return WriteAll(text) ? 0 : 1;

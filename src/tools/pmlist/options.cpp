@@ -131,6 +131,8 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       }
     } else if (arg == "-v" || arg == "--verbose") {
       o.verbose = true;
+    } else if (arg == "--no-wrap") {
+      o.no_wrap = true;
     } else if (arg == "-j" || arg == "--json") {
       o.json = true;
     } else if (arg == "-s" || arg == "--status") {
@@ -151,9 +153,10 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
     } else if (arg.size() > 1 && arg[0] == '-') {
       return "unknown option '" + arg + "'";
     } else {
-      if (!o.pattern.empty()) return "one pattern only (got '" + o.pattern + "' and '" + arg + "')";
-      if (arg.empty()) return "an empty pattern matches everything: leave it out";
-      o.pattern = arg;
+      if (arg.find_first_not_of(" \t\n") == std::string::npos) {
+        return "an empty pattern matches everything: leave it out";
+      }
+      o.pattern += (o.pattern.empty() ? "" : " ") + arg;  // every word must match
     }
     if (!error.empty()) return error;
     if (has_value && arg != "--status" && arg != "--source") {
@@ -189,23 +192,29 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 }
 
 std::string UsageText() {
-  return R"(Usage: pmlist [options] [PATTERN]
+  return R"(Usage: pmlist [options] [WORD...]
 
 Lists what this machine can count through the AIX pmapi calls, as pm_initialize reports it:
 each event's id, short name, status here, the counters it may go on, and its description.
 
-  PATTERN                 only entries whose name or description contains PATTERN
-                          (any case)
+  WORD...                 only entries that match every WORD, in any order and any case:
+                          a word is found in the name, long name or description; a word
+                          with a wildcard (* ? [...]) matches the name, or the name after
+                          its "subsystem:" or PMU, as pmcount -e takes it
+                          ("pmlist instructions retired", "pmlist 'sys_enter_getpp*'").
+                          Nothing matches: the closest names, and exit status 1
       --status LIST       verified, caveat, unverified (comma-separated; default: all).
                           verified: the kernel counts it here; caveat: it counts, with a
                           difference the description states; unverified: it does not count
                           here, and the description says why
       --source LIST       table, pmu, software, sysfs, tracepoint (default: all)
       --groups            list the event groups instead: members and derived metrics
-                          (with --status and PATTERN; not with --source or -v); -g alone
+                          (with --status and WORDs; not with --source or -v); -g alone
                           too
   -v, --verbose           also show how each event is encoded for perf_event_open
   -j, --json              one JSON document instead of the table
+      --no-wrap           one line per event on a terminal too (descriptions are wrapped
+                          to its width, $COLUMNS or the terminal's, only there)
   -h, --help              this text
 
 AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):
@@ -226,6 +235,7 @@ Migration: before AIX's options, -s took a status list and -g listed every group
 optional PATTERN. Both still work where AIX gives them no meaning (-s LIST, -g alone); the
 long forms --status LIST and --groups [PATTERN] always do.
 
+Countable events (verified, then caveat) come first, then the unverified ones, each by id.
 Ids are what pmapi programs (and pmcount -e) take: an event's id is its index in
 pm_initialize's lists. The curated table events come first and keep their ids on every
 machine; the ids of the others depend on the machine. pmlist lists every tracepoint;

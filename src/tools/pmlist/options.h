@@ -36,11 +36,14 @@ struct Options {
   bool status_given = false;
   unsigned sources = kAllSources;
   bool sources_given = false;
-  std::string pattern;  // case-insensitive substring of name, long name or description
+  // The search words, joined by blanks (api/event_search.h): each a case-insensitive
+  // substring of name, long name or description, or a wildcard over the name.
+  std::string pattern;
   bool groups = false;
   bool verbose = false;
   bool json = false;
   bool help = false;
+  bool no_wrap = false;  // --no-wrap: one line per event on a terminal too
   AixQuery aix = AixQuery::kNone;
   std::string aix_arg;    // the query's argument: "-1", a group, "2,PM_CYC", ...
   std::string processor;  // -p: must be this machine's

@@ -4,6 +4,7 @@
 
 #include "json.h"
 #include "text_format.h"
+#include "text_wrap.h"
 
 namespace pmlist {
 namespace {
@@ -14,6 +15,15 @@ using tools::PadRight;
 
 // Names longer than this push their own line's description right rather than everyone's.
 constexpr size_t kMaxNameColumn = 40;
+// Narrower than this, a description column reads as a word a line: wrapped below its row.
+constexpr size_t kMinDescriptionWidth = 30;
+// Where a description wrapped below its row starts: under the name.
+constexpr size_t kIndent = 9;
+
+std::string TrimRight(std::string text) {
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
 
 std::string Strings(const std::vector<std::string> &items) {
   std::string out = "[";
@@ -23,20 +33,43 @@ std::string Strings(const std::vector<std::string> &items) {
 
 }  // namespace
 
-std::string EventTable(const std::vector<EventRow> &rows, bool verbose) {
+std::string EventTable(const std::vector<EventRow> &rows, bool verbose, size_t width) {
   size_t name_width = 4;
   for (const EventRow &row : rows) name_width = std::max(name_width, row.name.size());
   name_width = std::min(name_width, kMaxNameColumn);
-  std::string out = PadLeft("ID", 7) + "  " + PadRight("NAME", name_width) + "  " +
-                    PadRight("STATUS", 10) + "  " + PadRight("COUNTERS", 8) + "  DESCRIPTION\n";
+  const size_t description_column = 7 + 2 + name_width + 2 + 10 + 2 + 8 + 2;
+  // Too narrow a terminal for a description column: each description below its row.
+  const bool below = width > 0 && width < description_column + kMinDescriptionWidth;
+  const std::string header = PadLeft("ID", 7) + "  " + PadRight("NAME", name_width) + "  " +
+                             PadRight("STATUS", 10) + "  " + PadRight("COUNTERS", 8) + "  ";
+  std::string out = below ? TrimRight(header) + "\n" : header + "DESCRIPTION\n";
   for (const EventRow &row : rows) {
-    out += PadLeft(std::to_string(row.id), 7) + "  " + PadRight(row.name, name_width) + "  " +
-           PadRight(row.status, 10) + "  " + PadRight(CounterList(row.counters), 8) + "  " +
-           row.description + "\n";
+    const std::string start = PadLeft(std::to_string(row.id), 7) + "  " +
+                              PadRight(row.name, name_width) + "  " + PadRight(row.status, 10) +
+                              "  " + PadRight(CounterList(row.counters), 8) + "  ";
+    if (width == 0) {
+      out += start + row.description + "\n";  // one line per event: what scripts read
+    } else if (!below) {
+      // In the description column; after a name too long for its column, from the next line.
+      std::vector<std::string> lines = WrapText(row.description, width - description_column);
+      const bool fits = start.size() == description_column;
+      out += fits && !lines.empty() ? start + lines[0] + "\n" : TrimRight(start) + "\n";
+      for (size_t l = fits ? 1 : 0; l < lines.size(); ++l) {
+        out += std::string(description_column, ' ') + lines[l] + "\n";
+      }
+    } else {
+      // Under the name.
+      out += TrimRight(start) + "\n";
+      const size_t indent = std::min(width / 2, kIndent);
+      for (const std::string &line : WrapText(row.description, width - indent)) {
+        out += std::string(indent, ' ') + line + "\n";
+      }
+    }
     if (verbose) {
       out += PadLeft("", 9) + "source " + row.source + "; encoding " + row.encoding + "\n";
     }
   }
+  // Scripts read "N events" as the last line, its first field the count: kept as it was.
   out += std::to_string(rows.size()) + (rows.size() == 1 ? " event\n" : " events\n");
   return out;
 }

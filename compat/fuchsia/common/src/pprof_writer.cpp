@@ -37,6 +37,18 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// One message per row of a table, in `field`: field 1 is the row's id, its position counted
+// from 1 (the ids samples, locations and lines refer by), `encode` writes the rest.
+template <typename Row, typename Encode>
+void AddTable(ProtoEncoder* profile, int field, const std::vector<Row>& rows, Encode encode) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ProtoEncoder m;
+    m.Int(1, i + 1);
+    encode(rows[i], &m);
+    profile->Bytes(field, m.bytes());
+  }
+}
+
 }  // namespace
 
 PprofWriter::PprofWriter(std::vector<ValueType> sample_types, ValueType period_type, int64_t period)
@@ -157,42 +169,31 @@ std::string PprofWriter::Serialize() const {
     }
     profile.Bytes(kSample, m.bytes());
   }
-  for (size_t i = 0; i < mappings_.size(); ++i) {
-    const Mapping& map = mappings_[i];
-    ProtoEncoder m;
-    m.Int(1, i + 1);
-    m.Int(2, map.start);
-    m.Int(3, map.limit);
-    m.Int(4, map.offset);
-    m.Int(5, static_cast<uint64_t>(map.filename));
-    m.Int(6, static_cast<uint64_t>(map.build_id));
-    m.Bool(7, map.has_functions);
-    m.Bool(8, map.has_lines);
-    m.Bool(9, map.has_lines);
-    profile.Bytes(kMapping, m.bytes());
-  }
-  for (size_t i = 0; i < locations_.size(); ++i) {
-    const Location& loc = locations_[i];
-    ProtoEncoder m;
-    m.Int(1, i + 1);
-    m.Int(2, loc.mapping_id);
-    m.Int(3, loc.address);
+  AddTable(&profile, kMapping, mappings_, [](const Mapping& map, ProtoEncoder* m) {
+    m->Int(2, map.start);
+    m->Int(3, map.limit);
+    m->Int(4, map.offset);
+    m->Int(5, static_cast<uint64_t>(map.filename));
+    m->Int(6, static_cast<uint64_t>(map.build_id));
+    m->Bool(7, map.has_functions);
+    m->Bool(8, map.has_lines);
+    m->Bool(9, map.has_lines);
+  });
+  AddTable(&profile, kLocation, locations_, [](const Location& loc, ProtoEncoder* m) {
+    m->Int(2, loc.mapping_id);
+    m->Int(3, loc.address);
     for (const Line& line : loc.lines) {
       ProtoEncoder l;
       l.Int(1, line.function_id);
       l.Int(2, static_cast<uint64_t>(line.line));
-      m.Bytes(4, l.bytes());
+      m->Bytes(4, l.bytes());
     }
-    profile.Bytes(kLocation, m.bytes());
-  }
-  for (size_t i = 0; i < functions_.size(); ++i) {
-    ProtoEncoder m;
-    m.Int(1, i + 1);
-    m.Int(2, static_cast<uint64_t>(functions_[i].name));
-    m.Int(3, static_cast<uint64_t>(functions_[i].name));
-    m.Int(4, static_cast<uint64_t>(functions_[i].filename));
-    profile.Bytes(kFunction, m.bytes());
-  }
+  });
+  AddTable(&profile, kFunction, functions_, [](const Function& function, ProtoEncoder* m) {
+    m->Int(2, static_cast<uint64_t>(function.name));
+    m->Int(3, static_cast<uint64_t>(function.name));
+    m->Int(4, static_cast<uint64_t>(function.filename));
+  });
   profile.Int(kTimeNanos, static_cast<uint64_t>(time_nanos_));
   profile.Int(kDurationNanos, static_cast<uint64_t>(duration_nanos_));
   profile.Bytes(kPeriodType, value_type(period_type_));

@@ -46,6 +46,14 @@ zx_status_t FromCore(const pmapi::Status& status, std::string* message) {
   return fuchsia_common::ZxStatusFromErrno(status.kernel_errno());
 }
 
+// The core's failure, with `privilege_hint` added when the kernel refused for lack of privilege.
+zx_status_t FromCore(const pmapi::Status& status, const char* privilege_hint,
+                     std::string* message) {
+  zx_status_t zx = FromCore(status, message);
+  if (zx == ZX_ERR_ACCESS_DENIED) *message += privilege_hint;
+  return zx;
+}
+
 // The attributes every event of a session shares (a ring takes only events on one clock).
 perf_event_attr SessionAttributes() {
   perf_event_attr attr{};
@@ -115,12 +123,10 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
     if (!online[cpu]) continue;
     core = s->sampling_->AddRing(static_cast<int>(cpu), RingAnchor(), kRingPages);
     if (!core.ok()) {
-      zx_status_t status = FromCore(core, error);
-      if (status == ZX_ERR_ACCESS_DENIED)
-        *error +=
-            " (/proc/sys/kernel/perf_event_paranoid above 2 refuses every user without "
-            "CAP_PERFMON)";
-      return status;
+      return FromCore(core,
+                      " (/proc/sys/kernel/perf_event_paranoid above 2 refuses every user without "
+                      "CAP_PERFMON)",
+                      error);
     }
   }
   *out = std::move(session);
@@ -175,12 +181,10 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
     return ZX_ERR_BAD_STATE;
   }
   if (!core.ok()) {
-    zx_status_t status = FromCore(core, error);
-    if (status == ZX_ERR_ACCESS_DENIED)
-      *error +=
-          " (another user's thread needs root or CAP_PERFMON; "
-          "/proc/sys/kernel/perf_event_paranoid must be 2 or lower even for your own)";
-    return status;
+    return FromCore(core,
+                    " (another user's thread needs root or CAP_PERFMON; "
+                    "/proc/sys/kernel/perf_event_paranoid must be 2 or lower even for your own)",
+                    error);
   }
   attached_.insert(tid);
   return ZX_OK;

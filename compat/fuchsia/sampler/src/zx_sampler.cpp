@@ -75,18 +75,27 @@ zx_status_t Guarded(Body body) {
   }
 }
 
+// Runs `op(session)` under the call lock on the session `handle` names, or says why it names
+// none.
+template <typename Op>
+zx_status_t WithSession(zx_handle_t handle, Op op) {
+  auto lock = CallLock();
+  zx_sampler::Session* session = nullptr;
+  if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+  return op(session);
+}
+
 zx_status_t Attach(zx_handle_t handle, zx_handle_t thread, uint32_t options) {
   return Guarded([&] {
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    if (thread == ZX_HANDLE_INVALID || thread > 0x7fffffffu)
-      return Fail(ZX_ERR_BAD_HANDLE,
-                  "thread handle " + std::to_string(thread) + " is not a thread id");
-    if (options & ~ZX_SAMPLER_ATTACH_DESCENDANTS)
-      return Fail(ZX_ERR_INVALID_ARGS, "unknown attach options");
-    return session->Attach(static_cast<pid_t>(thread), options & ZX_SAMPLER_ATTACH_DESCENDANTS,
-                           &t_last_error);
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      if (thread == ZX_HANDLE_INVALID || thread > 0x7fffffffu)
+        return Fail(ZX_ERR_BAD_HANDLE,
+                    "thread handle " + std::to_string(thread) + " is not a thread id");
+      if (options & ~ZX_SAMPLER_ATTACH_DESCENDANTS)
+        return Fail(ZX_ERR_INVALID_ARGS, "unknown attach options");
+      return session->Attach(static_cast<pid_t>(thread), options & ZX_SAMPLER_ATTACH_DESCENDANTS,
+                             &t_last_error);
+    });
   });
 }
 
@@ -130,19 +139,15 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_attach_etc(zx_handle_t session, zx_hand
 
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_start(zx_handle_t handle) {
   return Guarded([&] {
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    return session->Start(&t_last_error);
+    return WithSession(handle,
+                       [&](zx_sampler::Session* session) { return session->Start(&t_last_error); });
   });
 }
 
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_stop(zx_handle_t handle) {
   return Guarded([&] {
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    return session->Stop(&t_last_error);
+    return WithSession(handle,
+                       [&](zx_sampler::Session* session) { return session->Stop(&t_last_error); });
   });
 }
 
@@ -164,21 +169,19 @@ ZX_SAMPLER_EXPORT zx_status_t zx_handle_close(zx_handle_t handle) {
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_get_info(zx_handle_t handle, zx_sampler_info_t* info) {
   return Guarded([&] {
     if (!info) return Fail(ZX_ERR_INVALID_ARGS, "info is required");
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    session->Info(info);
-    return ZX_OK;
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      session->Info(info);
+      return ZX_OK;
+    });
   });
 }
 
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_region_fd(zx_handle_t handle, uint32_t index, int* fd) {
   return Guarded([&] {
     if (!fd) return Fail(ZX_ERR_INVALID_ARGS, "fd_out is required");
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    return session->RegionFd(index, fd, &t_last_error);
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      return session->RegionFd(index, fd, &t_last_error);
+    });
   });
 }
 
@@ -186,10 +189,9 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_map_region(zx_handle_t handle, uint32_t
                                                     const void** data, size_t* size) {
   return Guarded([&] {
     if (!data || !size) return Fail(ZX_ERR_INVALID_ARGS, "data and size are required");
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    return session->MapRegion(index, data, size, &t_last_error);
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      return session->MapRegion(index, data, size, &t_last_error);
+    });
   });
 }
 
@@ -197,11 +199,10 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_task_events(zx_handle_t handle,
                                                          zx_sampler_task_event_fn fn,
                                                          void* context) {
   return Guarded([&] {
-    auto lock = CallLock();
-    zx_sampler::Session* session = nullptr;
-    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
-    session->SetTaskEvents(fn, context);
-    return ZX_OK;
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      session->SetTaskEvents(fn, context);
+      return ZX_OK;
+    });
   });
 }
 

@@ -283,7 +283,7 @@ TEST_F(PmsampleTest, AProcessThatExitedIsNoSuchProcess) {
 TEST_F(PmsampleTest, AnOutputThatCannotBeWrittenStopsItBeforeTheCommandRuns) {
   std::string marker = Path("ran");
   std::string command = " -- sh -c 'echo > " + marker + "; exit 3'";
-  for (std::string option : {"-o ", "--pprof ", "--raw "}) {
+  for (std::string option : {"-o ", "--pprof ", "--raw ", "--folded ", "--flamegraph "}) {
     std::string bad = Path("missing/out");
     ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -q -o " + Path("t.fxt") + " " + option +
                          bad + command);
@@ -315,13 +315,17 @@ TEST_F(PmsampleTest, AnotherUsersLinkAtAnOutputIsRefusedNeverWrittenThrough) {
   // A link planted by "nobody" at each output, as another user would in /tmp: refused before
   // the command runs (docs/tools.md, "Output files").
   const std::string trace = Path("t.fxt"), profile = Path("p.pb.gz"), raw = Path("raw");
-  for (std::string link : {trace, profile, raw + ".cpu0"}) {
+  const std::string folded = Path("f.txt"), picture = Path("fg.html");
+  for (std::string link : {trace, profile, raw + ".cpu0", folded, picture}) {
     ASSERT_EQ(symlink(victim.c_str(), link.c_str()), 0) << link;
     ASSERT_EQ(lchown(link.c_str(), 65534, 65534), 0) << link;
-    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -q --period 100000" +
-                         (link == trace ? " -o " + trace : " -o ''") +
-                         (link == profile ? " --pprof " + profile : "") +
-                         (link == raw + ".cpu0" ? " --raw " + raw : "") + " -- touch " + marker);
+    ShellRun run =
+        Shell(std::string(PMSAMPLE_PATH) + " -q --period 100000" +
+              (link == trace ? " -o " + trace : " -o ''") +
+              (link == profile ? " --pprof " + profile : "") +
+              (link == raw + ".cpu0" ? " --raw " + raw : "") +
+              (link == folded ? " --folded " + folded : "") +
+              (link == picture ? " --flamegraph " + picture : "") + " -- touch " + marker);
     EXPECT_EQ(run.status, 125) << run.out;
     EXPECT_NE(
         run.out.find("pmsample: cannot write " + link + ": it is a symbolic link of user 65534"),
@@ -344,6 +348,63 @@ TEST_F(PmsampleTest, AnotherUsersLinkAtAnOutputIsRefusedNeverWrittenThrough) {
   EXPECT_EQ(ReadWords(where).at(0), fuchsia_common::fxt::kMagicRecord);
   // No temporary file (".NAME.XXXXXX") is left behind.
   EXPECT_EQ(Shell("ls -A " + dir_ + " | grep -c '^\\.'").out, "0\n");
+}
+
+TEST_F(PmsampleTest, WritesNoFileItWasNotAskedFor) {
+  // Run where it would have written its trace (it once wrote pmsample.fxt there unasked).
+  ShellRun run = Shell("cd " + dir_ + " && " + PMSAMPLE_PATH + " --period 100000 -- " +
+                       SAMPLER_WORKLOAD_PATH + " hot 0.05");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("hot_loop"), std::string::npos) << run.out;  // the summary: it sampled
+  EXPECT_EQ(Shell("ls -A " + dir_).out, "");
+}
+
+// The folded stacks' lines as (frames outermost first, samples).
+std::vector<std::pair<std::vector<std::string>, long>> ReadFolded(const std::string& path) {
+  std::vector<std::pair<std::vector<std::string>, long>> stacks;
+  std::istringstream lines(ReadFile(path));
+  std::string line;
+  while (std::getline(lines, line)) {
+    size_t space = line.rfind(' ');
+    std::vector<std::string> frames;
+    std::istringstream names(line.substr(0, space));
+    std::string name;
+    while (std::getline(names, name, ';')) frames.push_back(name);
+    stacks.emplace_back(frames, std::atol(line.c_str() + space + 1));
+  }
+  return stacks;
+}
+
+TEST_F(PmsampleTest, AReturnAddressOutsideTheCodeEndsTheStack) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "the workload's bad frame is written in x86-64 assembly";
+#endif
+  // Every sample in bad_frame_loop has, after its PC, the "return address" of a frame register
+  // pointing at data: the address of that data, which no function holds.
+  std::string folded = Path("f.txt");
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 --folded " + folded + " -- " +
+                       SAMPLER_WORKLOAD_PATH + " badframe 0.2");
+  ASSERT_EQ(run.status, 0) << run.out;
+  long in_loop = 0, alone = 0;
+  for (const auto& [frames, samples] : ReadFolded(folded)) {
+    if (frames.back() != "bad_frame_loop") continue;
+    in_loop += samples;
+    // The thread's name, then the sampled function, nothing made of the bad frame (a sample
+    // at the loop's first instruction, before it moved the frame register, has real callers).
+    if (frames.size() == 2) alone += samples;
+    for (const std::string& frame : frames) EXPECT_NE(frame.rfind("0x", 0), 0u) << ReadFile(folded);
+  }
+  EXPECT_GT(in_loop, 100) << ReadFile(folded);
+  EXPECT_GE(alone * 10, in_loop * 9) << ReadFile(folded);
+  // No bare address in the summary as a caller only (self 0): what the bad frame made.
+  std::istringstream lines(run.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string self, total, samples, function;
+    fields >> self >> total >> samples >> function;
+    EXPECT_FALSE(samples == "0" && function.rfind("0x", 0) == 0) << run.out;
+  }
 }
 
 TEST_F(PmsampleTest, AStrippedProgramIsNamedByModuleAndOffsetNeverByANeighbour) {

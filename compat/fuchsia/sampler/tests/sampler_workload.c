@@ -4,7 +4,12 @@
  *   sampler_workload threads SECONDS   two new threads burn SECONDS each, in hot_loop_a / _b
  *   sampler_workload wait SECONDS      prints "ready", waits for SIGUSR1, then as "threads"
  *   sampler_workload work MILLIONS     a fixed amount of work (millions of steps) in hot_work;
- *                                      prints the CPU time it took, in ns (benchmarks) */
+ *                                      prints the CPU time it took, in ns (benchmarks)
+ *   sampler_workload shares SECONDS    main -> shares_caller -> hot_loop_a for 3/4 of SECONDS of
+ *                                      CPU, then hot_loop_b for 1/4 (a flame graph's 3:1)
+ *   sampler_workload badframe SECONDS  SECONDS of CPU in bad_frame_loop, which points the frame
+ *                                      register at data whose "return address" is no code: what
+ *                                      a frame-pointer walk meets in code built without them */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,6 +50,46 @@ __attribute__((noinline)) void hot_work(double millions) {
   __atomic_store_n(&sink, x, __ATOMIC_RELAXED);
 }
 
+/* The caller of both loops, so that the flame graph has a frame with two callees in 3:1. */
+__attribute__((noinline)) void shares_caller(double seconds) {
+  hot_loop_a(seconds * 0.75);
+  hot_loop_b(seconds * 0.25);
+}
+
+/* A frame as a walk reads it: the caller's frame pointer (0: the walk ends) and a return
+ * address, here the address of this data, which is no instruction. */
+unsigned long fake_frame[2] = {0, (unsigned long)&fake_frame};
+
+#if defined(__x86_64__)
+/* bad_frame_loop(n): n iterations with %rbp at fake_frame, as code compiled without frame
+ * pointers may leave it; written in assembly because C may not touch the frame register. */
+__asm__(
+    ".text\n"
+    ".globl bad_frame_loop\n"
+    ".type bad_frame_loop, @function\n"
+    "bad_frame_loop:\n"
+    "  push %rbp\n"
+    "  lea fake_frame(%rip), %rbp\n"
+    "1:\n"
+    "  dec %rdi\n"
+    "  jnz 1b\n"
+    "  pop %rbp\n"
+    "  ret\n"
+    ".size bad_frame_loop, .-bad_frame_loop\n");
+void bad_frame_loop(unsigned long iterations);
+static int bad_frame(double seconds) {
+  double end = thread_cpu_seconds() + seconds;
+  while (thread_cpu_seconds() < end) bad_frame_loop(5000000);
+  return 0;
+}
+#else
+static int bad_frame(double seconds) {
+  (void)seconds;
+  fprintf(stderr, "sampler_workload: badframe is written for x86-64 only\n");
+  return 3;
+}
+#endif
+
 static double g_seconds;
 static void* run_a(void* arg) {
   (void)arg;
@@ -67,7 +112,8 @@ static int two_threads(void) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: sampler_workload hot|threads|wait SECONDS\n");
+    fprintf(stderr,
+            "usage: sampler_workload hot|threads|wait|shares|badframe SECONDS, or work MILLIONS\n");
     return 2;
   }
   g_seconds = atof(argv[2]);
@@ -76,6 +122,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (strcmp(argv[1], "threads") == 0) return two_threads();
+  if (strcmp(argv[1], "shares") == 0) {
+    shares_caller(g_seconds);
+    return 0;
+  }
+  if (strcmp(argv[1], "badframe") == 0) return bad_frame(g_seconds);
   if (strcmp(argv[1], "work") == 0) {
     /* CPU time, not wall time: what sampling adds to the thread (its interrupts are charged to
      * it), unaffected by other programs sharing the CPUs. */

@@ -29,6 +29,13 @@ target_compile_definitions(pmsample_test PRIVATE
   SAMPLER_WORKLOAD_PATH="$<TARGET_FILE:sampler_workload>"
   GO_EXECUTABLE="${FUCHSIA_GO_EXECUTABLE}")
 
+# pmsample --folded and --flamegraph on a 3:1 workload, the pictures rendered by headless
+# chromium and checked by what it drew (skipped, with the reason, without chromium).
+add_test(NAME sampler.flamegraph_render
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/tools/picture_render.py flamegraph
+                 $<TARGET_FILE:pmsample> $<TARGET_FILE:sampler_workload>)
+set_tests_properties(sampler.flamegraph_render PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+
 add_test(NAME sampler.install_client
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_client.sh ${PROJECT_BINARY_DIR}
                  ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR} ${CMAKE_C_COMPILER})

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "flame_graph.h"
 #include "fuchsia_common/fxt.h"
 #include "fuchsia_common/pprof_writer.h"
 
@@ -128,6 +129,41 @@ bool WritePprof(Recording& recording, const RunFacts& facts, tools::OutputFile& 
   std::string compressed;
   if (!fuchsia_common::Gzip(writer.Serialize(), &compressed, error)) return false;
   return Save(file, compressed.data(), compressed.size(), error);
+}
+
+tools::FoldedStacks FoldedStacksOf(Recording& recording) {
+  tools::FoldedStacks folded;
+  std::vector<std::string> frames;
+  for (const Stack& s : recording.stacks()) {
+    frames.clear();
+    auto name = recording.thread_names().find(s.tid);
+    if (name == recording.thread_names().end()) name = recording.thread_names().find(s.pid);
+    frames.push_back(name != recording.thread_names().end() ? name->second
+                                                            : "pid " + std::to_string(s.pid));
+    for (size_t i = s.pcs.size(); i-- > 0;)
+      frames.push_back(recording.FrameOf(s.space, s.pcs[i], i > 0).function);
+    folded.Add(frames, s.count);
+  }
+  return folded;
+}
+
+bool WriteFolded(Recording& recording, tools::OutputFile& file, std::string* error) {
+  std::string text = FoldedStacksOf(recording).Text();
+  return Save(file, text.data(), text.size(), error);
+}
+
+bool WriteFlameGraph(Recording& recording, const RunFacts& facts, tools::OutputFile& file,
+                     std::string* error) {
+  tools::FlameGraphOptions options;
+  options.title = "pmsample " + facts.command;
+  char period[96];
+  std::snprintf(period, sizeof period, "one sample per %" PRId64 " ns of a thread's CPU time",
+                facts.period_ns);
+  options.subtitle = period;
+  tools::FoldedStacks folded = FoldedStacksOf(recording);
+  std::string page = tools::IsHtmlPath(file.path()) ? tools::FlameGraphHtml(folded, options)
+                                                    : tools::FlameGraphSvg(folded, options);
+  return Save(file, page.data(), page.size(), error);
 }
 
 std::string RawRegionPath(const std::string& prefix, size_t region) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "folded_stacks.h"
 #include "output_file.h"
 #include "recording.h"
 
@@ -31,6 +32,14 @@ bool WriteTrace(Recording& recording, const std::vector<std::vector<uint64_t>>& 
 // after, is facts.program's (when a sample has a PC in it), not whatever module came first.
 bool WritePprof(Recording& recording, const RunFacts& facts, tools::OutputFile& file,
                 std::string* error);
+
+// Folded stacks (tools/common/folded_stacks.h), one line per distinct stack: the thread's
+// name, then its functions from the outermost to the sampled one, and the samples.
+tools::FoldedStacks FoldedStacksOf(Recording& recording);
+bool WriteFolded(Recording& recording, tools::OutputFile& file, std::string* error);
+// A flame graph of those stacks: an SVG picture, or an HTML page when the path ends in .html.
+bool WriteFlameGraph(Recording& recording, const RunFacts& facts, tools::OutputFile& file,
+                     std::string* error);
 
 // "<prefix>.cpu<N>": each region's records and the zero word after them, one file per region.
 std::string RawRegionPath(const std::string& prefix, size_t region);

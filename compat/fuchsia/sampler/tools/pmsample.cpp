@@ -1,6 +1,7 @@
 // pmsample: where a program spends its time. Samples a command (and everything it starts) or a
-// running process with the thread sampler, then writes an FXT trace, optionally a pprof
-// profile and the raw per-CPU regions, and prints the hottest functions. See pmsample(1).
+// running process with the thread sampler, then prints the hottest functions and writes what
+// was asked for: an FXT trace, a pprof profile, folded stacks, a flame graph, the raw per-CPU
+// regions. See pmsample(1).
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +36,10 @@ constexpr int kFailed = 125;  // pmsample itself failed (before the command: it 
 
 struct Options {
   int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
-  std::string trace = "pmsample.fxt";
+  std::string trace;            // -o: nothing is written unless asked for
   std::string pprof;
+  std::string folded;      // --folded
+  std::string flamegraph;  // --flamegraph (.svg, or .html for a page)
   std::string raw;
   size_t top = 10;
   size_t buffer_mb = 64;
@@ -50,6 +53,7 @@ void Usage(FILE* out) {
   std::fprintf(
       out,
       "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
+      "                [--folded file] [--flamegraph file.svg|file.html]\n"
       "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
       "       pmsample [options] -p pid [-d seconds]\n");
 }
@@ -75,6 +79,8 @@ int ParseOptions(int argc, char** argv, Options* o) {
                                  {"output", required_argument, nullptr, 'o'},
                                  {"pprof", required_argument, nullptr, 'g'},
                                  {"raw", required_argument, nullptr, 'r'},
+                                 {"folded", required_argument, nullptr, 'f'},
+                                 {"flamegraph", required_argument, nullptr, 'G'},
                                  {"top", required_argument, nullptr, 't'},
                                  {"buffer-mb", required_argument, nullptr, 'b'},
                                  {"pid", required_argument, nullptr, 'p'},
@@ -108,6 +114,12 @@ int ParseOptions(int argc, char** argv, Options* o) {
         break;
       case 'r':
         o->raw = optarg;
+        break;
+      case 'f':
+        o->folded = optarg;
+        break;
+      case 'G':
+        o->flamegraph = optarg;
         break;
       case 't':
         if (!ParseNumber(optarg, &v)) return Usage(stderr), kUsage;
@@ -167,7 +179,7 @@ int Fail(const std::string& message) {
 // The files to write, opened before anything runs (src/tools/common/output_file.h); --raw has
 // one per region, that is per possible CPU, as the sampler makes them.
 struct Outputs {
-  tools::OutputFile trace, pprof;
+  tools::OutputFile trace, pprof, folded, flamegraph;
   std::vector<tools::OutputFile> raw;
 };
 
@@ -178,6 +190,8 @@ bool OpenOutputs(const Options& options, Outputs* outputs, std::string* error) {
   };
   if (!options.trace.empty() && !open(outputs->trace, options.trace)) return false;
   if (!options.pprof.empty() && !open(outputs->pprof, options.pprof)) return false;
+  if (!options.folded.empty() && !open(outputs->folded, options.folded)) return false;
+  if (!options.flamegraph.empty() && !open(outputs->flamegraph, options.flamegraph)) return false;
   if (options.raw.empty()) return true;
   long regions = sysconf(_SC_NPROCESSORS_CONF);
   outputs->raw.resize(static_cast<size_t>(regions < 1 ? 1 : regions));
@@ -411,6 +425,9 @@ int main(int argc, char** argv) {
   };
   if (!options.trace.empty()) say(pmsample::WriteTrace(recording, raw, outputs.trace, &error));
   if (!options.pprof.empty()) say(pmsample::WritePprof(recording, facts, outputs.pprof, &error));
+  if (!options.folded.empty()) say(pmsample::WriteFolded(recording, outputs.folded, &error));
+  if (!options.flamegraph.empty())
+    say(pmsample::WriteFlameGraph(recording, facts, outputs.flamegraph, &error));
   if (!options.raw.empty()) say(pmsample::WriteRawRegions(raw, outputs.raw, &error));
   if (!options.quiet) std::fputs(pmsample::Summary(recording, facts, options.top).c_str(), stdout);
   if (facts.full_regions)

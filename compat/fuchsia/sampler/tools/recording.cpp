@@ -96,9 +96,38 @@ std::string Recording::ExecutedProgram(uint32_t pid) const {
   return "";
 }
 
+namespace {
+
+bool InCode(const AddressSpace& space, uint64_t pc) {
+  for (const fuchsia_common::Mapping& m : space.mappings)
+    if (pc >= m.start && pc < m.end) return true;
+  return false;
+}
+
+}  // namespace
+
+size_t Recording::PlausibleFrames(const AddressSpace& space, const uint64_t* pcs, size_t count) {
+  for (size_t i = 1; i < count; ++i)
+    if (!InCode(space, pcs[i])) return i;
+  return count;
+}
+
+AddressSpace* Recording::SpaceOfSample(uint32_t pid, uint64_t ticks, uint64_t pc) {
+  AddressSpace* space = SpaceAt(pid, ticks, true);
+  if (!space->exec || InCode(*space, pc)) return space;
+  // The end of an exec: the kernel has announced the new image (its time is the sample's or
+  // earlier) while the thread still returns into the old one, whose PCs the sample holds.
+  auto& list = spaces_[pid];
+  for (size_t i = 1; i < list.size(); ++i)
+    if (list[i].get() == space) return InCode(*list[i - 1], pc) ? list[i - 1].get() : space;
+  return space;
+}
+
 void Recording::AddSample(uint64_t ticks, uint32_t pid, uint32_t tid, const uint64_t* pcs,
                           size_t count) {
-  AddressSpace* space = SpaceAt(pid, ticks, true);
+  AddressSpace* space = SpaceOfSample(pid, ticks, count ? pcs[0] : 0);
+  // Known mappings only: a process sampled without them (none read) keeps its whole walk.
+  if (!space->mappings.empty()) count = PlausibleFrames(*space, pcs, count);
   std::string key(reinterpret_cast<const char*>(pcs), count * 8);
   key.append(reinterpret_cast<const char*>(&tid), 4);
   key.append(reinterpret_cast<const char*>(&space), sizeof space);
@@ -117,7 +146,7 @@ void Recording::AddSample(uint64_t ticks, uint32_t pid, uint32_t tid, const uint
 }
 
 const Frame& Recording::FrameOf(AddressSpace* space, uint64_t pc, bool return_address) {
-  FrameKey key{space, pc};
+  FrameKey key{space, pc, return_address};
   auto found = frames_.find(key);
   if (found != frames_.end()) return found->second;
   fuchsia_common::Symbol s = space->Symbols().Resolve(return_address && pc ? pc - 1 : pc);

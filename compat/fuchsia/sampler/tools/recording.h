@@ -54,7 +54,11 @@ class Recording {
 
   // Orders the task events and builds the address spaces; call once, after sampling.
   void ApplyTaskEvents();
-  // One sample from a region (after ApplyTaskEvents).
+  // One sample from a region (after ApplyTaskEvents). Its stack ends before the first return
+  // address outside every executable mapping of the process: a frame-pointer walk through code
+  // built without frame pointers reads whatever the frame register held (0, a small number, a
+  // heap or stack address), and each frame after such a one came from the same bad read.
+  // The innermost PC is the sampled instruction itself and is always kept.
   void AddSample(uint64_t ticks, uint32_t pid, uint32_t tid, const uint64_t* pcs, size_t count);
   // Per raw sample, in region order (for the trace): the stack index it was counted under.
   const std::vector<std::pair<uint64_t, size_t>>& sample_order() const { return order_; }
@@ -71,6 +75,10 @@ class Recording {
 
  private:
   AddressSpace* SpaceAt(uint32_t pid, uint64_t ticks, bool create);
+  // The image a sample's PC belongs to: the one current at its time, or the one before it
+  // when the sample was taken in an exec past its announcement, still in the old code.
+  AddressSpace* SpaceOfSample(uint32_t pid, uint64_t ticks, uint64_t pc);
+  static size_t PlausibleFrames(const AddressSpace& space, const uint64_t* pcs, size_t count);
 
   std::mutex events_mutex_;
   std::vector<zx_sampler_task_event_t> events_;
@@ -83,11 +91,15 @@ class Recording {
   struct FrameKey {
     AddressSpace* space;
     uint64_t pc;
-    bool operator==(const FrameKey& o) const { return space == o.space && pc == o.pc; }
+    bool return_address;  // looked up at pc - 1: the same PC may name another line
+    bool operator==(const FrameKey& o) const {
+      return space == o.space && pc == o.pc && return_address == o.return_address;
+    }
   };
   struct FrameKeyHash {
     size_t operator()(const FrameKey& k) const {
-      return std::hash<uint64_t>()(k.pc ^ (reinterpret_cast<uintptr_t>(k.space) << 1));
+      return std::hash<uint64_t>()(k.pc ^ (reinterpret_cast<uintptr_t>(k.space) << 1) ^
+                                   k.return_address);
     }
   };
   std::unordered_map<FrameKey, Frame, FrameKeyHash> frames_;

@@ -1,0 +1,218 @@
+#include "event_patterns.h"
+
+#include <dirent.h>
+#include <pmapi.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "api/event_lookup.h"
+#include "api/event_search.h"
+#include "api/event_spec.h"
+#include "api/suggest.h"
+#include "api/tracefs_hint.h"
+#include "catalog/catalog.h"
+
+namespace pmcount {
+namespace {
+
+constexpr size_t kMaxSuggestions = 4;
+// File descriptors kept free for what else pmcount opens: the output file, the command's
+// pipe, the catalog cache, libraries that open files while counting.
+constexpr size_t kSpareFds = 32;
+
+std::string OrList(const std::vector<std::string> &names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
+}
+
+// What a pattern matched; `events` receives the countable names.
+struct Expansion {
+  std::vector<std::string> events;
+  size_t uncountable = 0;
+  std::string first_uncountable, why_uncountable;
+};
+
+Expansion Expand(const std::string &pattern) {
+  Expansion out;
+  for (const pmapi::CatalogEvent *event : pmapi::Catalog::Get().InIdOrder()) {
+    if (!pmapi::NameMatchesPattern(pattern, event->short_name)) continue;
+    std::string reason;
+    if (pmapi::Countable(*event, &reason)) {
+      out.events.push_back(event->short_name);
+    } else if (out.uncountable++ == 0) {
+      out.first_uncountable = event->short_name;
+      out.why_uncountable = reason;
+    }
+  }
+  return out;
+}
+
+std::string NothingMatches(const std::string &pattern) {
+  if (pmapi::LooksLikeTracepoint(pattern)) {
+    const std::string why = pmapi::TracefsUnreadable();
+    if (!why.empty()) return "no event matches '" + pattern + "': " + why;
+  }
+  std::vector<std::string> names;
+  for (const pmapi::CatalogEvent *event : pmapi::Catalog::Get().InIdOrder()) {
+    names.push_back(event->short_name);
+  }
+  std::vector<std::string> close = pmapi::CorrectedPatterns(pattern, names, kMaxSuggestions);
+  if (close.empty()) {
+    close = pmapi::ClosestNames(pmapi::WithoutWildcards(pattern), names, kMaxSuggestions);
+  }
+  return "no event matches '" + pattern + "'" +
+         (close.empty() ? "" : "; did you mean " + OrList(close) + "?") + " (pmlist '" + pattern +
+         "' lists what a pattern matches)";
+}
+
+// The modifiers written after a pattern (":u", or perf's "/u" letters), for each event it
+// becomes.
+std::string Modifiers(const pmapi::EventSpec &spec) {
+  std::string suffix = spec.text.substr(std::min(spec.name.size(), spec.text.size()));
+  if (!suffix.empty() && suffix[0] != ':') suffix = ":" + suffix;
+  return suffix;
+}
+
+// "pattern 'a'", "patterns 'a', 'b'".
+std::string Quoted(const std::vector<std::string> &patterns) {
+  std::string text = patterns.size() == 1 ? "pattern '" : "patterns '";
+  for (size_t i = 0; i < patterns.size(); ++i) text += (i ? "', '" : "") + patterns[i];
+  return text + "'";
+}
+
+size_t OpenFds() {
+  size_t count = 0;
+  if (DIR *dir = opendir("/proc/self/fd")) {
+    while (readdir(dir)) ++count;
+    closedir(dir);
+  }
+  return count > 2 ? count - 2 : 0;  // "." and ".."
+}
+
+// How many file descriptors one event takes: one per CPU under -a, else one per process or
+// thread given (a process's threads beyond it: the library's own message names the limit).
+size_t FdsPerEvent(const Options &options) {
+  if (options.system_wide) {
+    if (options.cpus_given) return options.cpus.size();
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<size_t>(online) : 1;
+  }
+  return std::max<size_t>(1, options.pids.size() + options.tids.size());
+}
+
+// Every event of every -e list, patterns expanded. `patterns` receives the patterns seen.
+std::string ExpandLists(std::vector<std::string> *lists, std::vector<std::string> *patterns,
+                        size_t *total) {
+  std::set<std::string> listed;  // names given outright, so that a pattern does not repeat them
+  for (const std::string &list : *lists) {
+    std::vector<pmapi::EventSpec> specs;
+    if (!pmapi::ParseEventList(list, &specs).empty()) continue;
+    for (const pmapi::EventSpec &spec : specs) {
+      if (!pmapi::HasWildcard(spec.name)) listed.insert(spec.name);
+    }
+  }
+  *total = 0;
+  for (std::string &list : *lists) {
+    std::vector<pmapi::EventSpec> specs;
+    // A list that does not parse is left to the selection, whose message names the event.
+    if (!pmapi::ParseEventList(list, &specs).empty()) continue;
+    std::string out;
+    for (const pmapi::EventSpec &spec : specs) {
+      if (!pmapi::HasWildcard(spec.name)) {
+        out += (out.empty() ? "" : ",") + spec.text;
+        ++*total;
+        continue;
+      }
+      const Expansion found = Expand(spec.name);
+      if (found.events.empty() && found.uncountable == 0) return NothingMatches(spec.name);
+      if (found.events.empty()) {
+        return "'" + spec.name + "' matches " + std::to_string(found.uncountable) +
+               (found.uncountable == 1 ? " event" : " events") + ", none countable here (" +
+               found.first_uncountable + ": " + found.why_uncountable + "); pmlist '" + spec.name +
+               "' lists them";
+      }
+      patterns->push_back(spec.name);
+      const std::string modifiers = Modifiers(spec);
+      for (const std::string &name : found.events) {
+        if (!listed.insert(name).second) continue;
+        out += (out.empty() ? "" : ",") + name + modifiers;
+        ++*total;
+      }
+    }
+    list = out;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string ExpandEventPatterns(Options *options) {
+  bool any = false;
+  for (const std::string &list : options->event_lists) any = any || pmapi::HasWildcard(list);
+  if (!any) return "";
+  std::vector<std::string> patterns;
+  size_t total = 0;
+  std::string error = ExpandLists(&options->event_lists, &patterns, &total);
+  if (!error.empty()) return error;
+  // A list whose pattern matched only events given before it is left empty: gone.
+  options->event_lists.erase(
+      std::remove(options->event_lists.begin(), options->event_lists.end(), std::string()),
+      options->event_lists.end());
+  const std::string which = Quoted(patterns);
+  // -T: each -e list is a set of its own, which one program holds.
+  if (options->multiplex_ms > 0 && !options->auto_multiplex) {
+    size_t position = 0;
+    for (SetArgument &set : options->sets) {
+      ++position;
+      if (set.is_group) continue;
+      // Each set alone: an event may be in two sets.
+      std::vector<std::string> one{set.text}, unused;
+      size_t ignored = 0;
+      error = ExpandLists(&one, &unused, &ignored);
+      if (!error.empty()) return error;
+      set.text = one[0];
+      std::vector<pmapi::EventSpec> specs;
+      if (pmapi::ParseEventList(set.text, &specs).empty() && specs.size() > MAX_COUNTERS) {
+        return "with -T, " + which + " puts " + std::to_string(specs.size()) +
+               " events in event set " + std::to_string(position) + ", and a set holds at most " +
+               std::to_string(MAX_COUNTERS) +
+               ": narrow the pattern, or leave -T out (more events than counters take turns "
+               "by themselves)";
+      }
+    }
+  }
+  const size_t bound = static_cast<size_t>(kMaxMultiplexSets) * MAX_COUNTERS;
+  if (total > bound) {
+    return which + " makes " + std::to_string(total) + " events to count, and pmcount counts " +
+           "at most " + std::to_string(bound) + " (" + std::to_string(kMaxMultiplexSets) +
+           " sets of " + std::to_string(MAX_COUNTERS) +
+           " taking turns): narrow the pattern (pmlist shows what it matches)";
+  }
+  // Every set stays open while they take turns: one descriptor per event and CPU or target.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const size_t per_event = FdsPerEvent(*options);
+    const size_t needed = total * per_event;
+    const size_t open = OpenFds() + kSpareFds;
+    const size_t available = limit.rlim_cur > open ? limit.rlim_cur - open : 0;
+    if (needed > available) {
+      return which + " makes " + std::to_string(total) + " events to count" +
+             (per_event > 1 ? " on " + std::to_string(per_event) + " CPUs or targets" : "") +
+             ", which takes " + std::to_string(needed) +
+             " file descriptors, and this process may open " + std::to_string(available) +
+             " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
+             "): narrow the pattern, or raise the limit (ulimit -n " +
+             std::to_string(needed + open) + ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace pmcount
