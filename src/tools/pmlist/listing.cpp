@@ -10,7 +10,7 @@
 #include "api/event_search.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace pmlist {
 namespace {

@@ -12,10 +12,9 @@
 
 #include <cstring>
 
-#include "base/kernel.h"
 #include "fuchsia_common/fxt.h"
 #include "fuchsia_common/zx_status_from_errno.h"
-#include "topology/cpu_list.h"
+#include "topology/cpu_map.h"
 
 namespace zx_sampler {
 namespace {
@@ -25,14 +24,13 @@ namespace fxt = fuchsia_common::fxt;
 constexpr size_t kRingPages = 128;  // 512 KiB: what perf_event_mlock_kb allows per CPU
 
 // The CPUs perf can open events on now; every possible one if the kernel does not say.
+// The topology's CPU map of the CPUs online now.
 std::vector<bool> OnlineCpus(size_t possible) {
-  std::string text;
-  std::vector<int> listed;
-  if (pmapi::CurrentKernel().ReadFile("/sys/devices/system/cpu/online", &text) != 0 ||
-      !pmapi::ParseCpuList(text, &listed).ok())
+  pmapi::CpuMap map;
+  if (!pmapi::CpuMap::Online(pmapi::Topology(), &map).ok())
     return std::vector<bool>(possible, true);
   std::vector<bool> online(possible, false);
-  for (int cpu : listed)
+  for (int cpu : map.linux_cpus())
     if (static_cast<size_t>(cpu) < possible) online[static_cast<size_t>(cpu)] = true;
   return online;
 }
