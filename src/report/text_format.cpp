@@ -62,4 +62,12 @@ std::string SecondsFromNs(uint64_t ns) {
   return text;
 }
 
+std::string OrList(const std::vector<std::string> &names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
+}
+
 }  // namespace tools

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include <string>
+#include <vector>
 
 namespace tools {
 
@@ -21,6 +22,9 @@ std::string Fixed(double value, int decimals);
 // `text` padded with spaces on the left (right-aligned) or right (left-aligned) to `width`.
 std::string PadLeft(const std::string &text, size_t width);
 std::string PadRight(const std::string &text, size_t width);
+
+// "a", "a or b", "a, b or c": the alternatives a message offers.
+std::string OrList(const std::vector<std::string> &names);
 
 // Seconds with nine decimals from nanoseconds: 8301572 -> "0.008301572".
 std::string SecondsFromNs(uint64_t ns);

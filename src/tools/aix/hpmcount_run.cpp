@@ -20,7 +20,6 @@ namespace aix {
 namespace {
 
 constexpr int kFailed = 125;
-constexpr int kNotExecutable = 126, kNotFound = 127;
 
 using pmcount::Sample;
 
@@ -97,12 +96,7 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   };
   pmcount::Command command;
   const int rc = command.Start(options.command, arm);
-  if (rc == -1) {
-    const int err = command.exec_errno();
-    fprintf(stderr, "hpmcount: cannot run '%s': %s\n", options.command[0].c_str(),
-            err == ENOENT ? "command not found" : strerror(err));
-    return err == ENOENT ? kNotFound : kNotExecutable;
-  }
+  if (rc == -1) return command.ExplainExecFailure("hpmcount", options.command[0]);
   if (rc != 0) return kFailed;
   const uint64_t start = pmcount::NowNs();
   pmcount::WaitLoop(&command, 0, 0, [] { return true; }, {});

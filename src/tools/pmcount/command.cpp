@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -266,6 +267,12 @@ int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
     if (!command) return sig;
     command->Forward(info);
   }
+}
+
+int Command::ExplainExecFailure(const char *tool, const std::string &program) const {
+  fprintf(stderr, "%s: cannot run '%s': %s\n", tool, program.c_str(),
+          exec_errno_ == ENOENT ? "command not found" : strerror(exec_errno_));
+  return exec_errno_ == ENOENT ? 127 : 126;
 }
 
 }  // namespace pmcount

@@ -38,6 +38,9 @@ class Command {
 
   pid_t pid() const { return pid_; }
   int exec_errno() const { return exec_errno_; }
+  // After Start returned -1: says on stderr that `tool` cannot run the program, and returns
+  // the shell's exit status for it (127 not found, 126 found but not executable).
+  int ExplainExecFailure(const char *tool, const std::string &program) const;
   bool exited() const { return exited_; }
   // After exit: the exit status for pmcount (the command's, or 128 + signal).
   int exit_status() const;

@@ -39,17 +39,12 @@ class CommandCounting : public Counting {
     return rc == Pmapi_NotSchedulable || rc == Pmapi_Multiplexed ? 0 : rc;
   }
 
-  void Delete() override {
-    if (deleted_) return;
-    deleted_ = true;
-    pm_delete_program_group(pid_, pid_);
-  }
+  void DeleteProgram() override { pm_delete_program_group(pid_, pid_); }
 
   int Start() override { return pm_start_group(pid_, pid_); }
 
  private:
   pid_t pid_;
-  bool deleted_ = false;
 };
 
 class SystemCounting : public Counting {
@@ -68,17 +63,12 @@ class SystemCounting : public Counting {
     return 0;
   }
 
-  void Delete() override {
-    if (deleted_) return;
-    deleted_ = true;
-    pm_delete_program();
-  }
+  void DeleteProgram() override { pm_delete_program(); }
 
   int Start() override { return pm_start(); }
 
  private:
   std::vector<int> cpus_;
-  bool deleted_ = false;
 };
 
 // -p, -t: one context per target, each read and deleted through its own family.
@@ -100,7 +90,7 @@ class AttachedCounting : public Counting {
     return 0;
   }
 
-  void Delete() override {
+  void DeleteProgram() override {
     for (const AttachTarget &t : targets_) {
       if (t.whole_process) {
         pm_delete_program_group(t.pid, t.tid);
@@ -108,7 +98,6 @@ class AttachedCounting : public Counting {
         pm_delete_program_thread(t.pid, t.tid);
       }
     }
-    targets_.clear();
   }
 
   int Start() override { return 0; }  // -D waits before attaching instead
@@ -154,9 +143,7 @@ class CommandCountingMx : public Counting {
     return rc;
   }
 
-  void Delete() override {
-    if (deleted_) return;
-    deleted_ = true;
+  void DeleteProgram() override {
     if (thread_) {
       pm_delete_program_thread(pid_, tid_);
     } else {
@@ -173,7 +160,6 @@ class CommandCountingMx : public Counting {
   bool thread_;
   size_t sets_;
   int rounds_ = -1;
-  bool deleted_ = false;
 };
 
 class SystemCountingMx : public Counting {
@@ -193,11 +179,7 @@ class SystemCountingMx : public Counting {
     return 0;
   }
 
-  void Delete() override {
-    if (deleted_) return;
-    deleted_ = true;
-    pm_delete_program();
-  }
+  void DeleteProgram() override { pm_delete_program(); }
 
   int Start() override { return pm_start(); }
 
@@ -207,7 +189,6 @@ class SystemCountingMx : public Counting {
   std::vector<int> cpus_;
   size_t sets_;
   int rounds_ = -1;
-  bool deleted_ = false;
 };
 
 }  // namespace

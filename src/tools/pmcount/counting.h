@@ -29,12 +29,22 @@ class Counting {
   // Reads every target; for a command one sample, system-wide one per selected CPU.
   // Returns 0 or the pmapi code of a failure that left no data at all.
   virtual int Read(std::vector<Sample> *samples) = 0;
-  // pm_delete_program*: safe to call twice.
-  virtual void Delete() = 0;
+  // pm_delete_program*, once however often it is called (the destructors call it too).
+  void Delete() {
+    if (deleted_) return;
+    deleted_ = true;
+    DeleteProgram();
+  }
   // -T: complete rounds through every set at the last Read (nb_mx_round); -1 otherwise.
   virtual int rounds() const { return -1; }
   // -D: starts counting that was programmed off (pm_start_group, pm_start). Returns the code.
   virtual int Start() = 0;
+
+ protected:
+  virtual void DeleteProgram() = 0;
+
+ private:
+  bool deleted_ = false;
 };
 
 // Programs `prog` (counting on) as a counting group on thread `pid` of process `pid`, which

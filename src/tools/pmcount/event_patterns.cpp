@@ -15,22 +15,17 @@
 #include "api/suggest.h"
 #include "api/tracefs_hint.h"
 #include "catalog/catalog.h"
+#include "text_format.h"
 
 namespace pmcount {
 namespace {
+
+using tools::OrList;
 
 constexpr size_t kMaxSuggestions = 4;
 // File descriptors kept free for what else pmcount opens: the output file, the command's
 // pipe, the catalog cache, libraries that open files while counting.
 constexpr size_t kSpareFds = 32;
-
-std::string OrList(const std::vector<std::string> &names) {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  }
-  return text;
-}
 
 // What a pattern matched; `events` receives the countable names.
 struct Expansion {

@@ -29,7 +29,6 @@ void SleepMs(long ms) {
   while (nanosleep(&left, &left) != 0 && errno == EINTR) {
   }
 }
-constexpr int kNotFound = 127, kNotExecutable = 126;
 
 uint64_t Ns(const struct timeval &tv) {
   return static_cast<uint64_t>(tv.tv_sec) * 1000000000u + static_cast<uint64_t>(tv.tv_usec) * 1000u;
@@ -184,12 +183,7 @@ class Runner {
       if (arm(0) != 0) return kCountingFailed;
     } else {
       const int rc = command.Start(options_.command, arm);
-      if (rc == -1) {
-        const int err = command.exec_errno();
-        fprintf(stderr, "pmcount: cannot run '%s': %s\n", options_.command[0].c_str(),
-                err == ENOENT ? "command not found" : strerror(err));
-        return err == ENOENT ? kNotFound : kNotExecutable;
-      }
+      if (rc == -1) return command.ExplainExecFailure("pmcount", options_.command[0]);
       if (rc != 0) return kCountingFailed;
     }
     if (!on) {

@@ -64,18 +64,6 @@ std::string Encoding(const CatalogEvent &event) {
 
 }  // namespace
 
-std::string StatusName(pmapi::EventStatus status) {
-  switch (status) {
-    case pmapi::EventStatus::kVerified:
-      return "verified";
-    case pmapi::EventStatus::kCaveat:
-      return "caveat";
-    case pmapi::EventStatus::kUnverified:
-      break;
-  }
-  return "unverified";
-}
-
 int StatusRank(const std::string &status) {
   if (status == "verified") return 0;
   if (status == "caveat") return 1;
@@ -172,7 +160,7 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
       auto name = names.find(group.events[c]);
       row.members.push_back(name != names.end() ? name->second : std::to_string(group.events[c]));
     }
-    row.status = StatusName(resolved->status);
+    row.status = pmapi::StatusWord(resolved->status);
     for (const pmapi::GroupMetric &metric : resolved->record.metrics) {
       row.metrics.emplace_back(metric.name, metric.formula);
     }

@@ -1,5 +1,4 @@
 #include "no_match.h"
-#include "listing.h"
 
 #include <pmapi.h>
 #include <strings.h>
@@ -12,22 +11,17 @@
 #include "api/suggest.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
+#include "text_format.h"
 
 namespace pmlist {
 namespace {
+
+using tools::OrList;
 
 using pmapi::EventQuery;
 
 constexpr size_t kMaxSuggestions = 4;
 constexpr size_t kMaxShown = 3;
-
-std::string OrList(const std::vector<std::string> &names) {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  }
-  return text;
-}
 
 // "; did you mean a, b or c?" for `word`, from `names` and the words of `texts`; "" if nothing
 // is close.
@@ -68,7 +62,7 @@ std::string NoEventMatches(const Options &options) {
     for (const pmapi::CatalogEvent *event : events) {
       if (!query.Matches(event->short_name, event->long_name, event->description)) continue;
       if (++count <= kMaxShown) {
-        left_out.push_back(event->short_name + " (" + StatusName(event->status) + ")");
+        left_out.push_back(event->short_name + " (" + pmapi::StatusWord(event->status) + ")");
       }
     }
     if (count > 0) {
