@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the installed pmcount and pmlist the way users do and checks what they print and how
-# they exit. One section per ctest test (tests/tools.cmake); they share one installed prefix.
+# they exit. One section per ctest test (tests/tools/CMakeLists.txt); they share one installed prefix.
 #
 # usage: installed_tools.sh SECTION PREFIX WORKLOAD
 #   SECTION   exact | exit | signals | attach | system | bad | pmlist | misc | unprivileged |

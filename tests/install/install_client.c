@@ -1,5 +1,5 @@
 /*
- * A client of the *installed* libpmapi: built by tests/install_client.sh
+ * A client of the *installed* libpmapi: built by tests/install/install_client.sh
  * with pkg-config (shared and static) and with find_package(pmapi), using
  * nothing from the source tree.  It exercises calls that need no counters,
  * so it passes on machines without a PMU.

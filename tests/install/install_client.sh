@@ -11,7 +11,7 @@ build=$1 src=$2 libdir=$3 cc=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmapi-install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
-client=$src/tests/install_client.c
+client=$src/tests/install/install_client.c
 cflags=(-std=c99 -Wall -Wextra -pedantic -Werror)
 
 step() { echo "== $*"; }
@@ -78,7 +78,7 @@ fi
 "$work/client_static"
 
 step "find_package(pmapi) consumer"
-run_logged "$work/consumer-configure.log" cmake -S "$src/tests/install_consumer" \
+run_logged "$work/consumer-configure.log" cmake -S "$src/tests/install/consumer" \
   -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
   -DPMAPI_CLIENT_SOURCE="$client" -DCMAKE_C_FLAGS="${cflags[*]}"
 run_logged "$work/consumer-build.log" cmake --build "$work/consumer"

@@ -1,7 +1,7 @@
 // Stress: the system-wide context set, read and deleted 1,000 times (one group per CPU each
 // time), each cycle counting 7 calls exactly. Afterwards the process has the descriptors and,
 // within a tolerance, the resident memory it had before. Registered with the label "stress" by
-// tests/stress_tests.cmake.
+// tests/reliability/CMakeLists.txt.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -312,7 +312,7 @@ INSTANTIATE_TEST_SUITE_P(Families, EntryPoints,
 
 std::string SourceDir() {
   if (const char *dir = getenv("PMAPI_SOURCE_DIR")) return dir;
-  std::string file = __FILE__;  // .../tests/entry_points_test.cpp
+  std::string file = __FILE__;  // .../tests/api/entry_points_test.cpp
   return file.substr(0, file.rfind("/tests/"));
 }
 

@@ -99,7 +99,7 @@ TEST_F(PinnedGroups, EachPinnedGroupHasExactlyItsIdAndTheShippedOnesStay) {
   EXPECT_STREQ(groups_.event_groups[dense->id + 1].short_name, "") << "the first gap";
 }
 
-// What the AIX clients do with the list (tests/aix_clients_test.cpp): walk every entry, check
+// What the AIX clients do with the list (tests/api/aix_clients_test.cpp): walk every entry, check
 // its id is its index, look every events[counter] up in the lists, search by short name.
 TEST_F(PinnedGroups, EveryEntryGapsIncludedIsWalkableAndGapsSayNoGroup) {
   if (!ready_) return;

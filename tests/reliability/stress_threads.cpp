@@ -2,7 +2,7 @@
 // exact count, read, stop, delete), all at once. Every call must succeed and every count be
 // exact; afterwards the process has the descriptors and (within a tolerance for malloc's caches)
 // the resident memory it had before. Registered with the label "stress" by
-// tests/stress_tests.cmake; docs/reliability.md has the last measured numbers.
+// tests/reliability/CMakeLists.txt; docs/reliability.md has the last measured numbers.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

@@ -31,7 +31,7 @@ std::vector<int> LinuxNumbers(const Topology &topology) {
   return numbers;
 }
 
-// The same, ascending: hwloc's logical order need not be (tests/topology_xml_test.cpp).
+// The same, ascending: hwloc's logical order need not be (tests/topology/topology_xml_test.cpp).
 std::vector<int> SortedLinuxNumbers(const Topology &topology) {
   std::vector<int> numbers = LinuxNumbers(topology);
   std::sort(numbers.begin(), numbers.end());
