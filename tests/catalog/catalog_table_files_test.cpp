@@ -27,6 +27,7 @@
 #include "catalog/table_file.h"
 #include "catalog/table_loader.h"
 #include "pmapi.h"
+#include "support/table_dir.h"
 
 namespace {
 
@@ -117,23 +118,13 @@ Status LoadGroups() {
 }
 
 // A scratch directory named by both table variables, holding one good event table.
-class catalog_table_files : public ::testing::Test {
+class catalog_table_files : public pmapi_test::TableDirTest {
  protected:
+  catalog_table_files() : TableDirTest({pmapi::kEventsDirVariable, pmapi::kGroupsDirVariable}) {}
   void SetUp() override {
-    char pattern[] = "/tmp/pmapi_table_files_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    pmapi::SetSetting(pmapi::kEventsDirVariable, dir_.c_str());
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
-    std::ofstream(dir_ + "/site.tbl") << "50000 | pm_site | Site | exact | p::X | A site event.\n";
+    TableDirTest::SetUp();
+    Write("site.tbl", "50000 | pm_site | Site | exact | p::X | A site event.\n");
   }
-  void TearDown() override {
-    pmapi::SetSetting(pmapi::kEventsDirVariable, "");
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
-  }
-  std::string Path(const std::string &name) const { return dir_ + "/" + name; }
 
   // `why` follows the file name: ": what" or ":line: what".
   void ExpectRefused(const std::function<Status()> &load, const std::string &file,
@@ -143,8 +134,6 @@ class catalog_table_files : public ::testing::Test {
     EXPECT_EQ(outcome.code, Pmapi_BadCatalog) << Describe(outcome);
     EXPECT_EQ(outcome.detail.rfind(Path(file) + why, 0), 0u) << outcome.detail;
   }
-
-  std::string dir_;
 };
 
 TEST_F(catalog_table_files, FifoIsRefusedWithoutWaitingForAWriter) {

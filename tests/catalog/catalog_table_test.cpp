@@ -13,6 +13,7 @@
 #include "catalog/table_loader.h"
 #include "catalog/table_parser.h"
 #include "pmapi.h"
+#include "support/table_dir.h"
 
 namespace {
 
@@ -88,34 +89,13 @@ TEST(catalog_table_parser, DuplicateIdsAndNamesNameBothLines) {
 }
 
 // A scratch directory named by $PMAPI_EVENTS_DIR for one test.
-class catalog_events_dir : public ::testing::Test {
+class catalog_events_dir : public pmapi_test::TableDirTest {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi_events_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    pmapi::SetSetting(pmapi::kEventsDirVariable, dir_.c_str());
-  }
-  void TearDown() override {
-    pmapi::SetSetting(pmapi::kEventsDirVariable, "");
-    for (const std::string &file : files_) unlink(file.c_str());
-    rmdir(dir_.c_str());
-  }
-  std::string Write(const std::string &name, const std::string &text) {
-    std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  std::string dir_;
-  std::vector<std::string> files_;
+  catalog_events_dir() : TableDirTest({pmapi::kEventsDirVariable}) {}
 };
 
 const TableRecord *Find(const std::vector<TableRecord> &records, int id) {
-  for (const TableRecord &record : records) {
-    if (record.id == id) return &record;
-  }
-  return nullptr;
+  return pmapi_test::FindById(records, id);
 }
 
 TEST(catalog_table_loader, CompiledInTablesLoadCleanly) {

@@ -15,6 +15,7 @@
 #include "catalog/group_loader.h"
 #include "catalog/group_parser.h"
 #include "pmapi.h"
+#include "support/table_dir.h"
 
 namespace {
 
@@ -152,34 +153,13 @@ TEST(group_parser, LineNumbersCountCommentsAndBlankLines) {
 }
 
 // A scratch directory named by $PMAPI_GROUPS_DIR for one test.
-class group_dir : public ::testing::Test {
+class group_dir : public pmapi_test::TableDirTest {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi_groups_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
-  }
-  void TearDown() override {
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
-    for (const std::string &file : files_) unlink(file.c_str());
-    rmdir(dir_.c_str());
-  }
-  std::string Write(const std::string &name, const std::string &text) {
-    std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  std::string dir_;
-  std::vector<std::string> files_;
+  group_dir() : TableDirTest({pmapi::kGroupsDirVariable}) {}
 };
 
 const GroupRecord *Find(const std::vector<GroupRecord> &records, int id) {
-  for (const GroupRecord &record : records) {
-    if (record.id == id) return &record;
-  }
-  return nullptr;
+  return pmapi_test::FindById(records, id);
 }
 
 TEST(group_loader, ShippedTablesLoadCleanlyInIdOrder) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
 #include "support/rewriting_kernel.h"
 #include "support/timebase.h"
@@ -19,15 +20,10 @@ namespace {
 
 using Mode = RewritingKernel::Mode;
 
-class Faults : public ::testing::Test {
+class Faults : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    clock_ = EventId("task-clock");
-  }
+  void AfterInitialize() override { clock_ = EventId("task-clock"); }
   void TearDown() override { pm_delete_program_mythread(); }
-  int getppid_ = COUNT_NOTHING;
   int clock_ = COUNT_NOTHING;
   RewritingKernel kernel_;
 };

@@ -11,19 +11,13 @@
 #include <thread>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-class GroupRoots : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
-  int getppid_ = COUNT_NOTHING;
-};
+class GroupRoots : public GetppidTest {};
 
 TEST_F(GroupRoots, ThirdPartyTargetsContextIsNotDeletedAlone) {
   int go[2], done[2];

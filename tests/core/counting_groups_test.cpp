@@ -18,6 +18,7 @@
 #include "core/fork_counter.h"
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
 #include "support/timebase.h"
 
@@ -52,13 +53,9 @@ int ThreadsInThisProcess() {
   return n;
 }
 
-class Groups : public ::testing::Test {
+class Groups : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    baseline_fds_ = CountPerfDescriptors();
-  }
+  void AfterInitialize() override { baseline_fds_ = CountPerfDescriptors(); }
   void TearDown() override {
     pm_delete_program_mygroup();
     pm_delete_program_mythread();
@@ -74,7 +71,6 @@ class Groups : public ::testing::Test {
     return data;
   }
 
-  int getppid_ = COUNT_NOTHING;
   int baseline_fds_ = 0;
 };
 

@@ -9,19 +9,15 @@
 
 #include "core/tracepoint_anchors.h"
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-class Inherit : public ::testing::Test {
+class Inherit : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
   void TearDown() override { pm_delete_program_mythread(); }
-  int getppid_ = COUNT_NOTHING;
 };
 
 struct ChildResult {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
 
 using namespace pmapi_test;
@@ -15,14 +16,7 @@ namespace {
 
 std::string Message(int code) { return pm_strerror("call", code); }
 
-class Messages : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
-  int getppid_ = COUNT_NOTHING;
-};
+class Messages : public GetppidTest {};
 
 TEST_F(Messages, APmuThatCannotExcludeAModeSaysWhichBitsToSet) {
   if (access("/sys/bus/event_source/devices/msr/type", R_OK) != 0) {

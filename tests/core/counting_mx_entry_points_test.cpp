@@ -26,6 +26,7 @@
 
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 
 using namespace pmapi_test;
 
@@ -179,11 +180,9 @@ MxScope Pgroup(pid_t p) {
       [p] { return pm_delete_program_pgroup(p, p, 0); }};
 }
 
-class MxEntryPoints : public ::testing::Test {
+class MxEntryPoints : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
+  void AfterInitialize() override {
     rare_ = EventId(kRareSyscall);
     task_clock_ = EventId("task-clock");
   }
@@ -266,7 +265,6 @@ class MxEntryPoints : public ::testing::Test {
     EXPECT_EQ(scope.del(), 0);
   }
 
-  int getppid_ = COUNT_NOTHING;
   int rare_ = COUNT_NOTHING;
   int task_clock_ = COUNT_NOTHING;
   pm_events_prog_t sets_[2];

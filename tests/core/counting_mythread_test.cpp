@@ -7,21 +7,17 @@
 #include <vector>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/timebase.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-class MyThread : public ::testing::Test {
+class MyThread : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    task_clock_ = EventId("task-clock");
-  }
+  void AfterInitialize() override { task_clock_ = EventId("task-clock"); }
   void TearDown() override { pm_delete_program_mythread(); }
-  int getppid_ = COUNT_NOTHING;
   int task_clock_ = COUNT_NOTHING;
 };
 

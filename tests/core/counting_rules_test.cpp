@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 
 using namespace pmapi_test;
 
@@ -21,17 +22,12 @@ TEST(RulesBeforeInit, SetProgramSaysNoInit) {
   EXPECT_NE(std::string(pm_strerror("x", Pmapi_NoInit)).find("pm_initialize"), std::string::npos);
 }
 
-class Rules : public ::testing::Test {
+class Rules : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
   void TearDown() override {
     pm_delete_program_mythread();
     pm_delete_program();
   }
-  int getppid_ = COUNT_NOTHING;
 };
 
 TEST_F(Rules, EveryCallWithoutAProgramSaysNoSetProg) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/cpu_numbers.h"
 #include "support/timebase.h"
 
@@ -17,17 +18,12 @@ using namespace pmapi_test;
 
 namespace {
 
-class SystemWide : public ::testing::Test {
+class SystemWide : public GetppidTest {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    rare_ = EventId(kRareSyscall);
-  }
+  void AfterInitialize() override { rare_ = EventId(kRareSyscall); }
   void TearDown() override { pm_delete_program(); }
   // System-wide counting needs root (or CAP_PERFMON) here: say so and skip, not fail.
   static bool Privileged() { return geteuid() == 0; }
-  int getppid_ = COUNT_NOTHING;
   // Counted exactly machine-wide: nobody else calls it (support/counting.h).
   int rare_ = COUNT_NOTHING;
 };

@@ -7,6 +7,7 @@
 
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 
 using namespace pmapi_test;
 
@@ -14,14 +15,7 @@ namespace {
 
 using Child = CallingChild;
 
-class ThirdParty : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
-  int getppid_ = COUNT_NOTHING;
-};
+class ThirdParty : public GetppidTest {};
 
 TEST_F(ThirdParty, ParentCountsChildThreadExactlyAndAfterItExits) {
   Child child(321);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/counting.h"
+#include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
 
 using namespace pmapi_test;
@@ -48,14 +49,7 @@ class ChurningThreads {
   std::vector<std::thread> spawners_;
 };
 
-class VanishingThreads : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-  }
-  int getppid_ = COUNT_NOTHING;
-};
+class VanishingThreads : public GetppidTest {};
 
 TEST_F(VanishingThreads, ProcTreeSkipsAListedThreadThatExited) {
   FakeKernel kernel;

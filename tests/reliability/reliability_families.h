@@ -4,6 +4,7 @@
 // groups rooted at the calling thread (_mygroup) or at the child (_group).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,6 +183,28 @@ class Family {
  private:
   FamilyKind kind_;
   std::unique_ptr<SleepingChild> child_;  // the _thread target; none for the others
+};
+
+// What the fault, read and file tests of every family start from: the library initialized (or
+// the test skipped, saying why), the two events they count, and the perf descriptors open before
+// the test, which a failed call must not add to; every program deleted afterwards.
+template <typename Param>
+class FamilyFaultTest : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    if (!InitializeAll()) return;
+    getppid_ = EventId(kGetppid);
+    clock_ = EventId("task-clock");
+    baseline_fds_ = CountPerfDescriptors();
+    ASSERT_GE(baseline_fds_, 0);
+  }
+  void TearDown() override {
+    pm_delete_program();
+    pm_delete_program_mythread();
+  }
+  int getppid_ = COUNT_NOTHING;
+  int clock_ = COUNT_NOTHING;
+  int baseline_fds_ = -1;
 };
 
 }  // namespace pmapi_test

@@ -70,27 +70,12 @@ const Fault kFaults[] = {
 
 using Case = std::tuple<FamilyKind, Step, int /* index in kFaults */>;
 
-class FaultMatrix : public ::testing::TestWithParam<Case> {
+class FaultMatrix : public FamilyFaultTest<Case> {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    clock_ = EventId("task-clock");
-    baseline_fds_ = CountPerfDescriptors();
-    ASSERT_GE(baseline_fds_, 0);
-  }
-  void TearDown() override {
-    pm_delete_program();
-    pm_delete_program_mythread();
-  }
-
   pm_prog_t Program(bool counting) const {
     return MakeProgram({getppid_, clock_}, PM_USER | PM_KERNEL | (counting ? PM_COUNT : 0));
   }
 
-  int getppid_ = COUNT_NOTHING;
-  int clock_ = COUNT_NOTHING;
-  int baseline_fds_ = -1;
   FakeKernel kernel_;
 };
 

@@ -71,19 +71,8 @@ int CountAllDescriptors() {
 
 using Case = std::tuple<Source, int>;
 
-class FileFaults : public ::testing::TestWithParam<Case> {
+class FileFaults : public FamilyFaultTest<Case> {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    baseline_fds_ = CountPerfDescriptors();
-  }
-  void TearDown() override {
-    pm_delete_program();
-    pm_delete_program_mythread();
-  }
-  int getppid_ = COUNT_NOTHING;
-  int baseline_fds_ = -1;
   FakeKernel kernel_;
 };
 

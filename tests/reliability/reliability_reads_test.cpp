@@ -26,19 +26,8 @@ namespace {
 
 using Mode = RewritingKernel::Mode;
 
-class Reads : public ::testing::TestWithParam<FamilyKind> {
+class Reads : public FamilyFaultTest<FamilyKind> {
  protected:
-  void SetUp() override {
-    if (!InitializeAll()) return;
-    getppid_ = EventId(kGetppid);
-    clock_ = EventId("task-clock");
-    baseline_fds_ = CountPerfDescriptors();
-  }
-  void TearDown() override {
-    pm_delete_program();
-    pm_delete_program_mythread();
-  }
-
   // Sets a counting program with two events under the rewriting kernel.
   void SetCounting(Family *family) {
     pm_prog_t prog = MakeProgram({getppid_, clock_}, PM_USER | PM_KERNEL | PM_COUNT);
@@ -68,9 +57,6 @@ class Reads : public ::testing::TestWithParam<FamilyKind> {
     EXPECT_EQ(CountPerfDescriptors(), baseline_fds_);
   }
 
-  int getppid_ = COUNT_NOTHING;
-  int clock_ = COUNT_NOTHING;
-  int baseline_fds_ = -1;
   RewritingKernel kernel_;
 };
 
