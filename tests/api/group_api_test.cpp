@@ -14,6 +14,7 @@
 #include "catalog/group_loader.h"
 #include "catalog/init_state.h"
 #include "support/counting.h"
+#include "support/site_groups.h"
 
 using namespace pmapi_test;
 
@@ -25,27 +26,11 @@ constexpr int kUnknownGroupId = 98765;
 
 // A site group whose first member is the exactly countable getppid tracepoint, installed under
 // $PMAPI_GROUPS_DIR before anything reads the groups (the group catalog is built once).
-class SiteGroups : public ::testing::Environment {
- public:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi_group_api_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    std::ofstream(dir_ + "/site.grp")
-        << kSiteGroupTableId << " | pm_test_getppid | getppid and time | Test group.\n"
-        << "  events " << kGetppid << " task-clock\n"
-        << "  metric calls_per_second = " << kGetppid << " / time\n";
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
-  }
-  void TearDown() override {
-    unlink((dir_ + "/site.grp").c_str());
-    rmdir(dir_.c_str());
-  }
-
- private:
-  std::string dir_;
-};
-::testing::Environment *const g_site_groups = ::testing::AddGlobalTestEnvironment(new SiteGroups);
+::testing::Environment *const g_site_groups =
+    ::testing::AddGlobalTestEnvironment(new pmapi_test::SiteGroupTable(
+        std::to_string(kSiteGroupTableId) +
+        " | pm_test_getppid | getppid and time | Test group.\n  events " + kGetppid +
+        " task-clock\n  metric calls_per_second = " + kGetppid + " / time\n"));
 
 // The site group's client id: its index among the groups this machine lists (table 50100
 // sorts after every shipped group).

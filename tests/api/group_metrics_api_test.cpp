@@ -19,6 +19,7 @@
 #include "catalog/group_loader.h"
 #include "pmapi_metrics.h"
 #include "support/counting.h"
+#include "support/site_groups.h"
 
 using namespace pmapi_test;
 
@@ -29,33 +30,30 @@ constexpr int kUnknownGroupId = 98765;
 
 // Two site groups under $PMAPI_GROUPS_DIR, written before anything reads the groups (the group
 // catalog is built once per process): one with formulas over getppid and getpgid, one without.
-class SiteGroups : public ::testing::Environment {
- public:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi_group_metrics_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    std::string ppid = kGetppid, pgid = kGetpgid;
-    std::ofstream(dir_ + "/site.grp")
-        << "50200 | pm_test_metrics | getppid and getpgid | Test group with formulas.\n"
-        << "  events " << ppid << " " << pgid << "\n"
-        << "  metric ppid_per_pgid = " << ppid << " / " << pgid << "\n"
-        << "  metric total = " << ppid << " + " << pgid << "\n"
-        << "  metric ppid_per_second = " << ppid << " / time\n"
-        << "  metric overflow = " << ppid << " * 1e308 * 1e308\n"
-        << "50201 | pm_test_no_metrics | getppid | Test group without formulas.\n"
-        << "  events " << ppid << "\n";
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
-  }
-  void TearDown() override {
-    unlink((dir_ + "/site.grp").c_str());
-    rmdir(dir_.c_str());
-  }
-
- private:
-  std::string dir_;
-};
-::testing::Environment *const g_site_groups = ::testing::AddGlobalTestEnvironment(new SiteGroups);
+std::string SiteGroupsText() {
+  const std::string ppid = kGetppid, pgid = kGetpgid;
+  return "50200 | pm_test_metrics | getppid and getpgid | Test group with formulas.\n"
+         "  events " +
+         ppid + " " + pgid +
+         "\n"
+         "  metric ppid_per_pgid = " +
+         ppid + " / " + pgid +
+         "\n"
+         "  metric total = " +
+         ppid + " + " + pgid +
+         "\n"
+         "  metric ppid_per_second = " +
+         ppid +
+         " / time\n"
+         "  metric overflow = " +
+         ppid +
+         " * 1e308 * 1e308\n"
+         "50201 | pm_test_no_metrics | getppid | Test group without formulas.\n"
+         "  events " +
+         ppid + "\n";
+}
+::testing::Environment *const g_site_groups =
+    ::testing::AddGlobalTestEnvironment(new pmapi_test::SiteGroupTable(SiteGroupsText()));
 
 int GroupId(const char *short_name) {
   const pmapi::ResolvedGroup *group = pmapi::GroupCatalog::Get().FindName(short_name);

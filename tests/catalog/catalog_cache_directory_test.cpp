@@ -16,6 +16,7 @@
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "support/fake_kernel.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -30,9 +31,6 @@ mode_t ModeOf(const std::string &path) {
 class CacheDirectory : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/pmapi-cache-dir-test-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
     own_ = dir_ + "/libpmapi-" + std::to_string(geteuid());
     // No runtime directory, no login directory: the case of root in a container, cron, or a
     // batch job without a session.
@@ -40,10 +38,6 @@ class CacheDirectory : public ::testing::Test {
     inputs_.login_dir = dir_ + "/no-such-run-user";
     inputs_.temp_dir = dir_.c_str();
     inputs_.euid = geteuid();
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
   }
   // The choice must be "" (no cache), and must leave `path` as it was.
   void ExpectRefused(const char *what) {
@@ -54,7 +48,8 @@ class CacheDirectory : public ::testing::Test {
     EXPECT_EQ(ModeOf(own_), before) << what << ": not changed";
   }
 
-  std::string dir_;
+  pmapi_test::ScratchDir scratch_{"pmapi-cache-dir-test-"};
+  std::string dir_ = scratch_.path();
   std::string own_;
   CacheDirectoryInputs inputs_;
 };

@@ -18,6 +18,7 @@
 #include "catalog/group_loader.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -28,22 +29,16 @@ using pmapi::GroupRecord;
 class CatalogCacheGroups : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/pmapi-cache-groups-test-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
     path_ = dir_ + "/libpmapi-catalog.bin";
     pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
     kernel_.SetFile("/sys/kernel/tracing/available_events",
                     "syscalls:sys_enter_getppid\nsyscalls:sys_enter_getpgid\nsched:sched_switch\n");
   }
-  void TearDown() override {
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, "");
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
-  }
+  void TearDown() override { pmapi::SetSetting(pmapi::kGroupsDirVariable, ""); }
   std::unique_ptr<Catalog> Build() { return Catalog::BuildCached(path_); }
 
-  std::string dir_;
+  pmapi_test::ScratchDir scratch_{"pmapi-cache-groups-test-"};
+  std::string dir_ = scratch_.path();
   std::string path_;
   pmapi_test::FakeKernel kernel_;
   pmapi_test::ScopedKernel installed_{&kernel_};

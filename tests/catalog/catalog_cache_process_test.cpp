@@ -16,6 +16,7 @@
 
 #include "base/settings.h"
 #include "pmapi.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -57,16 +58,8 @@ int InitializeInChild(const std::string &runtime_dir, bool no_cache = false,
 
 class CatalogCacheProcess : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi-cache-process-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
-  }
-  std::string dir_;
+  pmapi_test::ScratchDir scratch_{"pmapi-cache-process-"};
+  std::string dir_ = scratch_.path();
   const std::string file_ = "libpmapi-catalog-" + std::to_string(geteuid()) + ".bin";
 };
 

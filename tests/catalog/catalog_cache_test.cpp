@@ -26,6 +26,7 @@
 #include "catalog/table_loader.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -62,21 +63,15 @@ std::vector<std::string> Files(const std::string &dir) {
 class CatalogCache : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/pmapi-cache-test-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
     path_ = dir_ + "/libpmapi-catalog.bin";
     kernel_.SetFile(kAvailableEvents, "fake:one\nfake:two\n");
     kernel_.SetFile("/sys/kernel/tracing/events/fake/one/id", "4242\n");
   }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
-  }
 
   std::unique_ptr<Catalog> Build() { return Catalog::BuildCached(path_); }
 
-  std::string dir_;
+  pmapi_test::ScratchDir scratch_{"pmapi-cache-test-"};
+  std::string dir_ = scratch_.path();
   std::string path_;
   FakeKernel kernel_;
   ScopedKernel installed_{&kernel_};

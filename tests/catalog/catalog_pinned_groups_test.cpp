@@ -16,6 +16,7 @@
 #include "catalog/group_loader.h"
 #include "pmapi_metrics.h"
 #include "support/counting.h"
+#include "support/site_groups.h"
 
 using namespace pmapi_test;
 
@@ -29,37 +30,34 @@ constexpr const char *kPinnedNames[] = {"pm_hpmcount2", "pm_drhook_150", "pm_drh
 // The site table under $PMAPI_GROUPS_DIR, written before anything reads the groups (the group
 // catalog is built once per process): four pinned groups, listed out of id order on purpose,
 // and one unpinned site group, which takes the next dense id after the shipped ones.
-class PinnedSiteGroups : public ::testing::Environment {
- public:
-  void SetUp() override {
-    char pattern[] = "/tmp/pmapi_pinned_groups_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    const std::string ppid = kGetppid;
-    std::ofstream(dir_ + "/site.grp")
-        << "# DrHook's groups, at the ids it hard-codes\n"
-        << "50400 | pm_far_away | Far away | Pinned far past the shipped ids.\n"
-        << "  client-id 1000\n  events " << ppid << "\n"
-        << "50401 | pm_hpmcount2 | DrHook's group | getppid calls and task-clock.\n"
-        << "  events " << ppid << " task-clock\n  client-id 60\n"
-        << "  metric calls = " << ppid << "\n"
-        << "50402 | pm_drhook_150 | Default 150 | getppid calls.\n"
-        << "  client-id 150\n  events " << ppid << "\n"
-        << "50403 | pm_drhook_186 | Default 186 | getppid calls.\n"
-        << "  client-id 186\n  events " << ppid << "\n"
-        << "50404 | pm_site_dense | Unpinned | Takes the next dense id.\n"
-        << "  events " << ppid << "\n";
-    pmapi::SetSetting(pmapi::kGroupsDirVariable, dir_.c_str());
-  }
-  void TearDown() override {
-    unlink((dir_ + "/site.grp").c_str());
-    rmdir(dir_.c_str());
-  }
-
- private:
-  std::string dir_;
-};
-::testing::Environment *const g_site = ::testing::AddGlobalTestEnvironment(new PinnedSiteGroups);
+std::string PinnedSiteGroupsText() {
+  const std::string ppid = kGetppid;
+  return "# DrHook's groups, at the ids it hard-codes\n"
+         "50400 | pm_far_away | Far away | Pinned far past the shipped ids.\n"
+         "  client-id 1000\n  events " +
+         ppid +
+         "\n"
+         "50401 | pm_hpmcount2 | DrHook's group | getppid calls and task-clock.\n"
+         "  events " +
+         ppid +
+         " task-clock\n  client-id 60\n"
+         "  metric calls = " +
+         ppid +
+         "\n"
+         "50402 | pm_drhook_150 | Default 150 | getppid calls.\n"
+         "  client-id 150\n  events " +
+         ppid +
+         "\n"
+         "50403 | pm_drhook_186 | Default 186 | getppid calls.\n"
+         "  client-id 186\n  events " +
+         ppid +
+         "\n"
+         "50404 | pm_site_dense | Unpinned | Takes the next dense id.\n"
+         "  events " +
+         ppid + "\n";
+}
+::testing::Environment *const g_site =
+    ::testing::AddGlobalTestEnvironment(new pmapi_test::SiteGroupTable(PinnedSiteGroupsText()));
 
 class PinnedGroups : public ::testing::Test {
  protected:
