@@ -7,41 +7,25 @@
 #include "core/multiplexer.h"
 #include "core/registry.h"
 #include "support/counting.h"
+#include "support/hand_driven_mx.h"
 
 using namespace pmapi_test;
 
 namespace {
 
-constexpr uint64_t kMs = 1000000;
-
-class LateRotator : public ::testing::Test {
+class LateRotator : public HandDrivenMx {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
-    pmapi::DriveMultiplexersByHandForTesting(true);
-    for (auto &set : sets_) {
-      for (int &event : set) event = COUNT_NOTHING;
-    }
+  void AfterInitialize() override {
+    ClearSets(sets_, 3);
     sets_[0][0] = EventId("cpu-migrations");
     sets_[1][0] = EventId("page-faults");
     sets_[2][0] = EventId("context-switches");
-  }
-  void TearDown() override {
-    pm_delete_program_mythread();
-    pmapi::DriveMultiplexersByHandForTesting(false);
-  }
-  pmapi::Multiplexer *Mx() {
-    return const_cast<pmapi::Multiplexer *>(pmapi::t_my_context->multiplexer());
   }
   pm_events_prog_t sets_[3];
 };
 
 TEST_F(LateRotator, EverySliceThatEndedCounts) {
-  pm_prog_mx_t prog = {};
-  prog.mode.w = PM_USER | PM_COUNT;
-  prog.slice_duration = 10;
-  prog.nb_events_prog = 3;
-  prog.events_set = sets_;
+  pm_prog_mx_t prog = MxProgram(sets_, 3, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread_mx(&prog), 0) << pm_strerror("set", 0);
   const uint64_t first = Mx()->NextSwitch();
   ASSERT_NE(first, UINT64_MAX);

@@ -10,6 +10,7 @@
 #include "core/multiplexer.h"
 #include "core/registry.h"
 #include "support/counting.h"
+#include "support/hand_driven_mx.h"
 #include "support/simulated_perf_kernel.h"
 
 using namespace pmapi_test;
@@ -25,32 +26,16 @@ class CountingReads : public SimulatedPerfKernel {
   std::atomic<int> reads{0};
 };
 
-class MxReadCost : public ::testing::Test {
+class MxReadCost : public HandDrivenMx {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+  void AfterInitialize() override {
     const int a = EventId("cpu-migrations"), b = EventId("task-clock");
-    for (auto &set : sets_) {
-      for (int &event : set) event = COUNT_NOTHING;
-    }
+    ClearSets(sets_, 2);
     sets_[0][0] = a;
     sets_[1][0] = a, sets_[1][1] = b;
-    pmapi::DriveMultiplexersByHandForTesting(true);
     pmapi::SetKernelForTesting(&kernel_);
-    pm_prog_mx_t prog = {};
-    prog.mode.w = PM_USER | PM_COUNT;
-    prog.slice_duration = 10;
-    prog.nb_events_prog = 2;
-    prog.events_set = sets_;
+    pm_prog_mx_t prog = MxProgram(sets_, 2, PM_USER | PM_COUNT);
     ASSERT_EQ(pm_set_program_mythread_mx(&prog), 0);
-  }
-  void TearDown() override {
-    pm_delete_program_mythread();
-    pmapi::SetKernelForTesting(nullptr);
-    pmapi::DriveMultiplexersByHandForTesting(false);
-  }
-  pmapi::Multiplexer *Mx() {
-    return const_cast<pmapi::Multiplexer *>(pmapi::t_my_context->multiplexer());
   }
   // One _mx read: how many group reads it made, and its sets' first counts and times.
   int Read(long long counts[2], uint64_t *times = nullptr) {

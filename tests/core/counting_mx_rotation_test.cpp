@@ -15,12 +15,11 @@
 #include "core/registry.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/hand_driven_mx.h"
 
 using namespace pmapi_test;
 
 namespace {
-
-constexpr uint64_t kMs = 1000000;
 
 // Perf events on a fake clock. Event i of a group counts (i + 1) per microsecond while its
 // leader is enabled; every group is always scheduled (running == enabled).
@@ -105,42 +104,21 @@ class FakePerf : public FakeKernel {
   std::map<int, int> leader_of_;
 };
 
-uint64_t Ticks(const timebasestruct_t &tb) {
-  return (static_cast<uint64_t>(tb.tb_high) << 32) | tb.tb_low;
-}
-
-class Rotation : public ::testing::Test {
+class Rotation : public HandDrivenMx {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+  void AfterInitialize() override {
     a_ = EventId("cpu-migrations");  // software events only: no tracepoint anchor is opened
     b_ = EventId("task-clock");
     c_ = EventId("page-faults");
-    pmapi::DriveMultiplexersByHandForTesting(true);
     pmapi::SetKernelForTesting(&perf_);
-  }
-  void TearDown() override {
-    pm_delete_program_mythread();
-    pmapi::SetKernelForTesting(nullptr);
-    pmapi::DriveMultiplexersByHandForTesting(false);
-  }
-  pmapi::Multiplexer *Mx() {
-    return const_cast<pmapi::Multiplexer *>(pmapi::t_my_context->multiplexer());
   }
   // Three sets: {a}, {a, b}, {a, b, c}.
   pm_prog_mx_t ThreeSets(int mode, int slice_ms = 10) {
-    for (auto &set : sets_) {
-      for (int &event : set) event = COUNT_NOTHING;
-    }
+    ClearSets(sets_, 3);
     sets_[0][0] = a_;
     sets_[1][0] = a_, sets_[1][1] = b_;
     sets_[2][0] = a_, sets_[2][1] = b_, sets_[2][2] = c_;
-    pm_prog_mx_t prog = {};
-    prog.mode.w = mode;
-    prog.slice_duration = slice_ms;
-    prog.nb_events_prog = 3;
-    prog.events_set = sets_;
-    return prog;
+    return MxProgram(sets_, 3, mode, slice_ms);
   }
 
   FakePerf perf_;

@@ -16,12 +16,11 @@
 #include "core/registry.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/hand_driven_mx.h"
 
 using namespace pmapi_test;
 
 namespace {
-
-constexpr uint64_t kMs = 1000000;
 
 // Group leaders in opening order run 1/2, 1/4, 1/8 ... of the time they are enabled; each
 // event counts one per microsecond of running time.
@@ -82,26 +81,12 @@ class SharedPmuPerf : public FakeKernel {
   std::map<int, Leader> leaders_;
 };
 
-uint64_t Ticks(const timebasestruct_t &tb) {
-  return (static_cast<uint64_t>(tb.tb_high) << 32) | tb.tb_low;
-}
-
-class MxRunningTime : public ::testing::Test {
+class MxRunningTime : public HandDrivenMx {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(InitializeAll());
+  void AfterInitialize() override {
     a_ = EventId("cpu-migrations");  // software events only: no tracepoint anchor is opened
     b_ = EventId("page-faults");
-    pmapi::DriveMultiplexersByHandForTesting(true);
     pmapi::SetKernelForTesting(&perf_);
-  }
-  void TearDown() override {
-    pm_delete_program_mythread();
-    pmapi::SetKernelForTesting(nullptr);
-    pmapi::DriveMultiplexersByHandForTesting(false);
-  }
-  pmapi::Multiplexer *Mx() {
-    return const_cast<pmapi::Multiplexer *>(pmapi::t_my_context->multiplexer());
   }
 
   SharedPmuPerf perf_;
@@ -110,16 +95,10 @@ class MxRunningTime : public ::testing::Test {
 
 TEST_F(MxRunningTime, AccuTimeIsEachSetsRunningTime) {
   pm_events_prog_t sets[2];
-  for (auto &set : sets) {
-    for (int &event : set) event = COUNT_NOTHING;
-  }
+  ClearSets(sets, 2);
   sets[0][0] = a_;
   sets[1][0] = a_, sets[1][1] = b_;
-  pm_prog_mx_t prog = {};
-  prog.mode.w = PM_USER | PM_COUNT;
-  prog.slice_duration = 10;
-  prog.nb_events_prog = 2;
-  prog.events_set = sets;
+  pm_prog_mx_t prog = MxProgram(sets, 2, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread_mx(&prog), 0) << pm_strerror("set", 0);
   // Set 0 switched in for 40 ms (runs 1/2 of it: 20 ms), set 1 for 40 ms (1/4: 10 ms), then
   // set 0 for 8 ms more (4 ms).
