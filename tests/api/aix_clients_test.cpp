@@ -161,12 +161,8 @@ TEST_F(AixClientCounting, EventProgrammedByItsListIndexCountsExactly) {
   prog.mode.b.kernel = 1;
   for (int counter = 0; counter < MAX_COUNTERS; ++counter) prog.events[counter] = COUNT_NOTHING;
   prog.events[3] = getppid;
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("set", 0);
-  ASSERT_EQ(pm_start_mythread(), 0);
-  CallGetppid(777);
-  ASSERT_EQ(pm_stop_mythread(), 0);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);
+  ASSERT_TRUE(CountGetppidOnMyThread(&prog, 777, &data));
   EXPECT_EQ(data.accu[3], 777);
 }
 
@@ -178,12 +174,8 @@ TEST_F(AixClientCounting, UnlistedEventCountsByName) {
   ASSERT_GE(static_cast<size_t>(exit->id), pmapi::Catalog::Get().listed_count())
       << "sys_exit_* is outside the default listed tracepoints";
   pm_prog_t prog = MakeProgram({exit->id}, PM_USER | PM_KERNEL);
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("set", 0);
-  ASSERT_EQ(pm_start_mythread(), 0);
-  CallGetppid(555);
-  ASSERT_EQ(pm_stop_mythread(), 0);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);
+  ASSERT_TRUE(CountGetppidOnMyThread(&prog, 555, &data));
   EXPECT_EQ(data.accu[0], 555);
 }
 

@@ -163,12 +163,8 @@ TEST_F(GroupProgram, CountsExactlyInTheGroupsEventOrder) {
   ASSERT_NE(pmapi::GroupCatalog::Get().FindId(site_group), nullptr);
   pm_prog_t prog = GroupProgramFor(site_group, PM_USER | PM_KERNEL);
   prog.events[3] = 12345;  // ignored with is_group, but handed back as passed
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("set", 0);
-  ASSERT_EQ(pm_start_mythread(), 0);
-  CallGetppid(1500);
-  ASSERT_EQ(pm_stop_mythread(), 0);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);
+  ASSERT_TRUE(CountGetppidOnMyThread(&prog, 1500, &data));
   EXPECT_EQ(data.accu[0], 1500) << "counter 0 is the group's first member";
   EXPECT_GT(data.accu[1], 0) << "task-clock, the second member, counts nanoseconds";
   for (int counter = 2; counter < MAX_COUNTERS; ++counter) EXPECT_EQ(data.accu[counter], 0);

@@ -11,7 +11,7 @@
 
 namespace {
 
-using pmapi_test::CallGetppid;
+using pmapi_test::CountGetppidOnMyThread;
 using pmapi_test::InitializeAll;
 
 pm_selection_t Select(const char *spec, int flags = 0, int expected = 0) {
@@ -45,12 +45,8 @@ TEST(SelectEvents, ATracepointProgramCountsExactly) {
   EXPECT_EQ(s.prog.events[0], s.events[0].event_id);
   EXPECT_EQ(s.prog.events[1], COUNT_NOTHING);
   EXPECT_EQ(s.group_id, -1);
-  ASSERT_EQ(pm_set_program_mythread(&s.prog), 0);
-  ASSERT_EQ(pm_start_mythread(), 0);
-  CallGetppid(10);
-  ASSERT_EQ(pm_stop_mythread(), 0);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);
+  ASSERT_TRUE(CountGetppidOnMyThread(&s.prog, 10, &data));
   EXPECT_EQ(data.accu[0], 10);
   pm_delete_program_mythread();
 }

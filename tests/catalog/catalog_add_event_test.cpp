@@ -28,7 +28,6 @@ namespace {
 
 using pmapi::Catalog;
 using pmapi::CatalogEvent;
-using pmapi_test::CallGetppid;
 using pmapi_test::InitializeAll;
 
 // A libpfm4 string the catalog names only without its umasks: libpfm4 encodes it on every x86
@@ -242,12 +241,8 @@ TEST(CatalogAddEvent, AddedTracepointIdCountsExactly) {
   int id = -1;
   ASSERT_EQ(pm_catalog_add_event(pmapi_test::kGetppid, &id), 0) << Message(Pmapi_InvalidEvent);
   pm_prog_t prog = pmapi_test::MakeProgram({id}, PM_USER | PM_KERNEL);
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0);
-  ASSERT_EQ(pm_start_mythread(), 0);
-  CallGetppid(1234);
-  ASSERT_EQ(pm_stop_mythread(), 0);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mythread(&data), 0);
+  ASSERT_TRUE(pmapi_test::CountGetppidOnMyThread(&prog, 1234, &data));
   EXPECT_EQ(data.accu[0], 1234);
   ASSERT_EQ(pm_delete_program_mythread(), 0);
 }

@@ -143,13 +143,8 @@ TEST_F(PinnedGroups, PinnedIdsProgramAndCountExactly) {
     SCOPED_TRACE(id);
     pm_prog_t prog = MakeProgram({id}, PM_USER | PM_KERNEL);
     prog.mode.b.is_group = 1;
-    int rc = pm_set_program_mythread(&prog);
-    ASSERT_EQ(rc, 0) << pm_strerror("pm_set_program_mythread", rc);
-    ASSERT_EQ(pm_start_mythread(), 0);
-    CallGetppid(61);
-    ASSERT_EQ(pm_stop_mythread(), 0);
     pm_data_t data;
-    ASSERT_EQ(pm_get_data_mythread(&data), 0);
+    ASSERT_TRUE(CountGetppidOnMyThread(&prog, 61, &data));
     EXPECT_EQ(data.accu[0], 61);
     if (id == 60) {
       EXPECT_GT(data.accu[1], 0) << "task-clock, the second member";

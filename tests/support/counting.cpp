@@ -57,6 +57,28 @@ void CallGetppid(long n) {
   for (long i = 0; i < n; ++i) syscall(SYS_getppid);
 }
 
+bool CountGetppidOnMyThread(pm_prog_t *prog, long n, pm_data_t *data) {
+  int rc = pm_set_program_mythread(prog);
+  if (rc != 0) {
+    ADD_FAILURE() << pm_strerror("pm_set_program_mythread", rc);
+    return false;
+  }
+  if ((rc = pm_start_mythread()) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_start_mythread", rc);
+    return false;
+  }
+  CallGetppid(n);
+  if ((rc = pm_stop_mythread()) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_stop_mythread", rc);
+    return false;
+  }
+  if ((rc = pm_get_data_mythread(data)) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_get_data_mythread", rc);
+    return false;
+  }
+  return true;
+}
+
 void CallRareSyscall(long n) {
   timespec interval;
   for (long i = 0; i < n; ++i) syscall(SYS_sched_rr_get_interval, 0, &interval);
