@@ -97,5 +97,14 @@ TEST(SelectSuggest, ClosestNamesOffersTyposThenContainingNames) {
   EXPECT_EQ(ClosestNames("clock", names, 1).size(), 1u);
 }
 
+// A typo is at most a third of the query's length away (at least 2): "major-flts" (10
+// characters, 3 edits allowed) offers major-faults (2 edits) but not minor-faults (4), and
+// "cpu-cycles" offers nothing (cpu-clock is 5 edits away and does not contain it).
+TEST(SelectSuggest, TyposWithinAThirdOfTheQuery) {
+  const std::vector<std::string> names = {"major-faults", "minor-faults", "cpu-clock"};
+  EXPECT_EQ(ClosestNames("major-flts", names, 3), (std::vector<std::string>{"major-faults"}));
+  EXPECT_TRUE(ClosestNames("cpu-cycles", names, 3).empty());
+}
+
 }  // namespace
 }  // namespace pmapi
