@@ -49,6 +49,17 @@ TEST(SelectEventSpec, PrivilegeModifiers) {
   EXPECT_EQ(s[3].text, "INST_RETIRED:ANY_P:u");  // printed as written
 }
 
+TEST(SelectEventSpec, ARepeatedLetterIsNotAModifier) {
+  // "uu" or "kk" is no privilege modifier (u and k each at most once): it stays in the name, for
+  // the catalog to resolve or refuse, instead of quietly counting user or kernel mode.
+  std::vector<EventSpec> s = Parse("EV:uu,EV:kk");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].name, "EV:uu");
+  EXPECT_FALSE(s[0].has_mode);
+  EXPECT_EQ(s[1].name, "EV:kk");
+  EXPECT_FALSE(s[1].has_mode);
+}
+
 TEST(SelectEventSpec, RefusesMalformedEvents) {
   for (const char *bad : {"", ",", "a,", ",a", "a,,b", "a:", "a:u:", ":u", "a:u=0:k=0", "a b",
                           "a|b", "msr/tsc/x", "a\n"}) {

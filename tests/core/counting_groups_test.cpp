@@ -127,6 +127,21 @@ TEST_F(Groups, AForkedChildProcessCountsIntoTheCallersGroup) {
   EXPECT_EQ(data.ginfo.members, 2);
 }
 
+// The child's copies of the group's perf descriptors are closed at the fork: it counts into the
+// caller's group through the inherited events, not through descriptors it could never read.
+TEST_F(Groups, AForkedChildHoldsNoneOfTheGroupsDescriptors) {
+  const int before = CountPerfDescriptors();
+  ASSERT_GE(before, 0);
+  pm_prog_t prog = Program();
+  ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
+  ASSERT_GT(CountPerfDescriptors(), before);
+  EXPECT_EQ(InChild([before] {
+              const int held = CountPerfDescriptors();
+              _exit(held >= 0 && held <= before ? 0 : 1);
+            }),
+            0);
+}
+
 TEST_F(Groups, AProcessLevelGroupIncludesThreadsThatAlreadyExisted) {
   Latch go;
   std::atomic<long long> own_rc{-1};
