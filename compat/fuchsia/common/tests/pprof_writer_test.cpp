@@ -153,27 +153,11 @@ TEST(PprofWriter, GoToolPprofReadsSymbolizedLocationsOfThisProgram) {
   EXPECT_NE(top.find("0x20"), std::string::npos) << top;
   std::string lines = RunPprof(go, "-top -lines", path);
   EXPECT_NE(lines.find("pprof_writer_test.cpp:"), std::string::npos) << lines;
-  unlink(path.c_str());
-}
-
-// A symbolized location names the mapping of the module its PC is in (mapping 0 means "none"):
-// pprof shows the module and could symbolize it again from there.
-TEST(PprofWriter, ASymbolizedLocationNamesItsModulesMapping) {
-  std::string go = GoTool();
-  if (go.empty()) GTEST_SKIP() << "go is not installed (apt-get install golang-go)";
-  Symbolizer symbolizer;
-  std::string error;
-  ASSERT_TRUE(symbolizer.AddProcess(getpid(), &error)) << error;
-  PprofWriter writer({{"samples", "count"}}, {"cpu", "nanoseconds"}, 1000);
-  uint64_t pc = reinterpret_cast<uint64_t>(reinterpret_cast<const void*>(&PprofTestHotFunction));
-  writer.AddSample({writer.LocationFor(symbolizer, pc + 1, false)}, {1});
-  std::string path = TempPath("mapping.pb.gz");
-  ASSERT_TRUE(writer.WriteGzipped(path, &error)) << error;
-  // -raw lists each location as "<id>: 0x<address> M=<mapping> <function> ...".
+  // The symbolized location names its module's mapping (0 would mean "none", which -top does not
+  // show): -raw lists each location as "<id>: 0x<address> M=<mapping> <function> ...".
   std::string raw = RunPprof(go, "-raw", path);
-  unlink(path.c_str());
   EXPECT_NE(raw.find(" M=1 "), std::string::npos) << raw;
-  EXPECT_EQ(raw.find(" M=0 "), std::string::npos) << raw;
+  unlink(path.c_str());
 }
 
 }  // namespace
