@@ -40,20 +40,7 @@ double NowMs() {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-// Every perf descriptor of the process, anchors included.
-int AllPerfDescriptors() {
-  int count = 0;
-  DIR *dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  while (dirent *entry = readdir(dir)) {
-    char path[PATH_MAX], target[PATH_MAX] = {0};
-    snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
-    ssize_t n = readlink(path, target, sizeof target - 1);
-    if (n > 0 && std::string(target, n).find("perf_event") != std::string::npos) ++count;
-  }
-  closedir(dir);
-  return count;
-}
+int AllPerfDescriptors() { return pmapi_test::CountPerfDescriptors(true); }
 
 class Anchors : public ::testing::Test {
  protected:

@@ -8,28 +8,10 @@
 set -euo pipefail
 
 build=$1 src=$2 libdir=$3 cc=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmapi-install.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-prefix=$work/prefix
 client=$src/tests/install/install_client.c
 cflags=(-std=c99 -Wall -Wextra -pedantic -Werror)
-
-step() { echo "== $*"; }
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-run_logged() {  # run_logged LOG CMD...: quiet on success, the log on failure
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 || {
-    cat "$log" >&2
-    fail "$*"
-  }
-}
-
-step "cmake --install into $prefix"
-run_logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
+. "$src/tests/install/install_lib.sh"
+install_into_scratch pmapi-install "$build" "$libdir"
 
 step "install layout"
 [[ -f $prefix/include/libpmapi/pmapi.h ]] || fail "no include/libpmapi/pmapi.h"

@@ -103,7 +103,7 @@ bool DropToNobody() {
   return setgid(nobody->pw_gid) == 0 && setuid(nobody->pw_uid) == 0;
 }
 
-int CountPerfDescriptors() {
+int CountPerfDescriptors(bool with_anchors) {
   int count = 0;
   DIR *dir = opendir("/proc/self/fd");
   if (!dir) return -1;
@@ -112,7 +112,7 @@ int CountPerfDescriptors() {
     snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
     ssize_t n = readlink(path, target, sizeof target - 1);
     if (n > 0 && std::string(target, n).find("perf_event") != std::string::npos &&
-        !pmapi::IsTracepointAnchorFd(atoi(entry->d_name))) {
+        (with_anchors || !pmapi::IsTracepointAnchorFd(atoi(entry->d_name)))) {
       ++count;
     }
   }

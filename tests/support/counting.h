@@ -78,8 +78,8 @@ bool DropToNobody();
 
 // The number of perf_event descriptors open in this process, less the
 // tracepoint anchors libpmapi keeps (src/core/tracepoint_anchors.h; their
-// number is pmapi::TracepointAnchorCount()).
-int CountPerfDescriptors();
+// number is pmapi::TracepointAnchorCount()) unless `with_anchors`.
+int CountPerfDescriptors(bool with_anchors = false);
 
 }  // namespace pmapi_test
 
