@@ -14,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "pmapi.h"
+#include "support/perf_attr.h"
 
 namespace {
 
@@ -36,12 +37,7 @@ bool TracefsReadable() { return access("/sys/kernel/tracing/available_events", R
 
 // What the kernel says right now about counting `type`/`config` on this thread, user mode.
 int KernelErrno(uint32_t type, uint64_t config) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = type;
-  attr.config = config;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;
+  perf_event_attr attr = pmapi_test::UserModeAttr(type, config);
   attr.exclude_hv = 1;
   int fd = pmapi::RealKernel().PerfEventOpen(attr, 0, -1, -1);
   if (fd < 0) return -fd;

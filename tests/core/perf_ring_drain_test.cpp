@@ -17,6 +17,7 @@
 
 #include "base/kernel.h"
 #include "core/perf_ring.h"
+#include "support/perf_attr.h"
 
 namespace {
 
@@ -40,13 +41,8 @@ long GetppidTracepointId() {
 
 // A dummy event of this thread on `cpu` that owns the ring, or -errno.
 int OpenAnchor(int cpu) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_DUMMY;
-  attr.exclude_kernel = 1;
-  attr.disabled = 1;
-  return pmapi::CurrentKernel().PerfEventOpen(attr, 0, cpu, -1);
+  return pmapi::CurrentKernel().PerfEventOpen(
+      pmapi_test::UserModeAttr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY), 0, cpu, -1);
 }
 
 class RingDrain : public ::testing::Test {

@@ -25,6 +25,7 @@
 #include "support/fake_kernel.h"
 
 #include "support/allocation_counter.h"
+#include "support/perf_attr.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define PMAPI_THREAD_SANITIZER 1
@@ -84,12 +85,7 @@ class PageKernel : public FakeKernel {
 };
 
 perf_event_attr Hardware(uint64_t config) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_HARDWARE;
-  attr.config = config;
-  attr.exclude_kernel = 1;
-  return attr;
+  return pmapi_test::UserModeAttr(PERF_TYPE_HARDWARE, config, false);
 }
 
 pmapi::GroupTarget CallingThread() {

@@ -16,6 +16,7 @@
 #include "core/sampling_session.h"
 #include "support/counting.h"
 #include "support/fake_kernel.h"
+#include "support/perf_attr.h"
 
 using namespace pmapi_test;
 
@@ -35,13 +36,7 @@ uint64_t GetppidTracepoint() {
 }
 
 perf_event_attr Anchor() {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_DUMMY;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;
-  return attr;
+  return pmapi_test::UserModeAttr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 }
 
 perf_event_attr EveryGetppid(uint64_t tracepoint) {
