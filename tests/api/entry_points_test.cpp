@@ -378,14 +378,16 @@ TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
 
   // The counting calls must all be in the table above (exact counts); the other supported
   // calls (initialization, messages, time, and the _mx/_mm families, whose tests are
-  // tests/counting_mx_*_test.cpp) must be called by some test file of their own.
+  // tests/core/counting_mx_*_test.cpp) must be called by some test file of their own.
   const std::regex counting(
       R"(pm_(set_program|get_program|delete_program|start|tstart|stop|tstop|reset_data|get_data|get_tdata|get_Tdata)(_\w+)?)");
-  // Every other test binary's source (tests/*_test.cpp), so that a new entry point's own test
-  // file counts wherever it is; the header compile check and exports_check do not (they name
-  // every function without testing it).
+  // Every other test binary's source (tests/<folder>/*_test.cpp), so that a
+  // new entry point's own test file counts wherever it is; the header compile check and
+  // exports_check do not (they name every function without testing it).
   std::string other_tests;
-  if (DIR *dir = opendir((source + "/tests").c_str())) {
+  auto read_tests_in = [&](const std::string &folder) {
+    DIR *dir = opendir(folder.c_str());
+    if (!dir) return;
     while (dirent *entry = readdir(dir)) {
       const std::string name = entry->d_name;
       const std::string suffix = "_test.cpp";
@@ -393,12 +395,18 @@ TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
           name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
         continue;
       }
-      other_tests += ReadText(source + "/tests/" + name);
+      other_tests += ReadText(folder + "/" + name);
+    }
+    closedir(dir);
+  };
+  if (DIR *dir = opendir((source + "/tests").c_str())) {
+    while (dirent *entry = readdir(dir)) {
+      if (entry->d_name[0] != '.') read_tests_in(source + "/tests/" + entry->d_name);
     }
     closedir(dir);
   }
   ASSERT_NE(other_tests.find("pm_initialize("), std::string::npos)
-      << "could not read " << source << "/tests/*_test.cpp";
+      << "could not read " << source << "/tests/*/*_test.cpp";
   const std::map<std::string, std::string> macros = FunctionLikeMacros(header_text);
   for (const std::string &name : declared) {
     if (unsupported.count(name)) {
