@@ -10,6 +10,7 @@
 
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/enum_names.h"
 
 using namespace pmapi_test;
 
@@ -32,29 +33,10 @@ enum class Scope {
 };
 
 const char *ScopeName(Scope scope) {
-  switch (scope) {
-    case Scope::kSystem:
-      return "system_wide";
-    case Scope::kProcTree:
-      return "proctree";
-    case Scope::kMyThread:
-      return "mythread";
-    case Scope::kThread:
-      return "thread";
-    case Scope::kPThread:
-      return "pthread";
-    case Scope::kMyGroup:
-      return "mygroup";
-    case Scope::kGroup:
-      return "group";
-    case Scope::kPGroup:
-      return "pgroup";
-    case Scope::kMyProcessGroup:
-      return "mygroup_process";
-    case Scope::kProcessGroup:
-      return "group_process";
-  }
-  return "?";
+  static const char *const kNames[] = {"system_wide",     "proctree",     "mythread", "thread",
+                                       "pthread",         "mygroup",      "group",    "pgroup",
+                                       "mygroup_process", "group_process"};
+  return EnumName(scope, kNames);
 }
 
 bool IsRemote(Scope scope) {
@@ -72,19 +54,10 @@ enum class Layout {
 };
 
 const char *LayoutName(Layout layout) {
-  switch (layout) {
-    case Layout::kTracepointAlone:
-      return "tracepoint_alone";
-    case Layout::kSoftwareLeads:
-      return "software_leads";
-    case Layout::kTracepointLeadsSoftware:
-      return "tracepoint_leads_software";
-    case Layout::kMsrLeads:
-      return "msr_leads";
-    case Layout::kTracepointLeadsMsr:
-      return "tracepoint_leads_msr";
-  }
-  return "?";
+  static const char *const kNames[] = {"tracepoint_alone", "software_leads",
+                                       "tracepoint_leads_software", "msr_leads",
+                                       "tracepoint_leads_msr"};
+  return EnumName(layout, kNames);
 }
 
 // The family's entry points on a fixed target.

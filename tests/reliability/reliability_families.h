@@ -15,6 +15,7 @@
 #include "pmapi.h"
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/enum_names.h"
 #include "support/timebase.h"
 
 namespace pmapi_test {
@@ -22,19 +23,8 @@ namespace pmapi_test {
 enum class FamilyKind { kSystem, kMyThread, kThread, kMyGroup, kGroup };
 
 inline const char *FamilyName(FamilyKind kind) {
-  switch (kind) {
-    case FamilyKind::kSystem:
-      return "system_wide";
-    case FamilyKind::kMyThread:
-      return "mythread";
-    case FamilyKind::kThread:
-      return "thread";
-    case FamilyKind::kMyGroup:
-      return "mygroup";
-    case FamilyKind::kGroup:
-      return "group";
-  }
-  return "?";
+  static const char *const kNames[] = {"system_wide", "mythread", "thread", "mygroup", "group"};
+  return EnumName(kind, kNames);
 }
 
 // The _thread/_group target: a child process that makes no call of its own, only the exact

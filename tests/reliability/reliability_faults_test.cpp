@@ -18,6 +18,7 @@
 
 #include "reliability_families.h"
 #include "support/counting.h"
+#include "support/enum_names.h"
 #include "support/fake_kernel.h"
 
 using namespace pmapi_test;
@@ -28,23 +29,9 @@ namespace {
 enum class Step { kOpen, kEnableAtSet, kStart, kStop, kRead, kReset, kClose };
 
 const char *StepName(Step step) {
-  switch (step) {
-    case Step::kOpen:
-      return "open";
-    case Step::kEnableAtSet:
-      return "enable_at_set";
-    case Step::kStart:
-      return "start";
-    case Step::kStop:
-      return "stop";
-    case Step::kRead:
-      return "read";
-    case Step::kReset:
-      return "reset";
-    case Step::kClose:
-      return "close";
-  }
-  return "?";
+  static const char *const kNames[] = {"open", "enable_at_set", "start", "stop",
+                                       "read", "reset",         "close"};
+  return EnumName(step, kNames);
 }
 
 // An errno, the code docs/errors.md maps it to, and a phrase of the advice the message must

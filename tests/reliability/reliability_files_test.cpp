@@ -16,6 +16,7 @@
 #include "catalog/catalog.h"
 #include "reliability_families.h"
 #include "support/counting.h"
+#include "support/enum_names.h"
 #include "support/fake_kernel.h"
 
 using namespace pmapi_test;
@@ -25,17 +26,8 @@ namespace {
 enum class Source { kOnlineCpus, kTracepointId, kThreadProc, kTaskList };
 
 const char *SourceName(Source source) {
-  switch (source) {
-    case Source::kOnlineCpus:
-      return "online_cpus";
-    case Source::kTracepointId:
-      return "tracepoint_id";
-    case Source::kThreadProc:
-      return "thread_proc";
-    case Source::kTaskList:
-      return "task_list";
-  }
-  return "?";
+  static const char *const kNames[] = {"online_cpus", "tracepoint_id", "thread_proc", "task_list"};
+  return EnumName(source, kNames);
 }
 
 const int kErrnos[] = {EMFILE,     ENFILE, ENOMEM, EACCES, EPERM, ENOENT,
