@@ -20,6 +20,7 @@
 
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/read_text.h"
 #include "support/timebase.h"
 
 using namespace pmapi_test;
@@ -316,12 +317,7 @@ std::string SourceDir() {
   return file.substr(0, file.rfind("/tests/"));
 }
 
-std::string ReadText(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using pmapi_test::ReadText;
 
 // Line by line: std::regex recurses per character, and a whole file overflows its stack.
 std::set<std::string> Matches(const std::string &text, const std::regex &pattern) {

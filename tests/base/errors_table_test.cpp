@@ -12,15 +12,11 @@
 
 #include "base/last_error.h"
 #include "pmapi.h"
+#include "support/read_text.h"
 
 namespace {
 
-std::string ReadFile(const std::string &path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+std::string ReadFile(const std::string &path) { return pmapi_test::ReadText(path); }
 
 std::string SourceDir() {
   const char *dir = getenv("PMAPI_SOURCE_DIR");

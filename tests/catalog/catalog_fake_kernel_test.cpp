@@ -16,8 +16,7 @@ using pmapi::Catalog;
 using pmapi::CatalogEvent;
 using pmapi::EventSource;
 using pmapi::EventStatus;
-using pmapi_test::FakeKernel;
-using pmapi_test::ScopedKernel;
+using namespace pmapi_test;
 
 size_t CountSource(const Catalog &catalog, EventSource source) {
   size_t count = 0;

@@ -13,16 +13,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/read_text.h"
 #include "support/scratch_dir.h"
 
 namespace {
 
-std::string Slurp(const std::string &path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+std::string Slurp(const std::string &path) { return pmapi_test::ReadText(path); }
 
 bool IsLink(const std::string &path) {
   struct stat found;
