@@ -15,8 +15,8 @@
 //   SetParsed(parsed, program), Get(prog), Delete(), Start(time), Stop(time), Reset(),
 //   Read(data, time, times), GetMx(prog), GetMm(prog), ReadMx(data, time)
 // (time and times may be null, as the untimed calls pass them). The compiler holds each
-// definition to its declaration in pmapi.h, and tests/family_matrix_test.cpp and
-// tests/entry_points_test.cpp call every one.
+// definition to its declaration in pmapi.h, and tests/api/family_matrix_test.cpp and
+// tests/api/entry_points_test.cpp call every one.
 #pragma once
 
 #include <sys/types.h>

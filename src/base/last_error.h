@@ -22,7 +22,7 @@ inline int Report(int code, const std::string &detail) { return Report(code, det
 const char *LastDetailFor(int code);
 
 // Every code with its name and fixed sentence, as data: the header's enum and docs/errors.md
-// are checked against it (tests/errors_table_test.cpp).
+// are checked against it (tests/base/errors_table_test.cpp).
 struct ErrorInfo {
   int code;
   const char *name;  // the constant's name in pmapi.h

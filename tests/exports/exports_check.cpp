@@ -25,8 +25,8 @@ std::set<std::string> FunctionsDeclaredIn(const std::string &path) {
   return names;
 }
 
-// pmapi.h and the extension headers libpmapi installs beside it (tests/exports.cmake's list,
-// colon-separated).
+// pmapi.h and the extension headers libpmapi installs beside it (tests/exports/CMakeLists.txt's
+// list, colon-separated).
 std::set<std::string> FunctionsDeclaredInHeader() {
   std::set<std::string> names;
   std::string paths = PMAPI_EXPORTED_HEADERS;

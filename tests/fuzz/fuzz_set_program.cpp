@@ -5,7 +5,7 @@
 // target aborts. Event ids are drawn from pm_initialize's lists as often as raw, so that the
 // fuzzer reaches the kernel and not only the validation.
 //
-// Built twice from this file (tests/fuzz.cmake): fuzz_set_program_sim, with
+// Built twice from this file (tests/fuzz/CMakeLists.txt): fuzz_set_program_sim, with
 // PMAPI_FUZZ_SIMULATED_KERNEL, answers every perf call from an in-memory kernel
 // (support/simulated_perf_kernel.h) and runs thousands of inputs a second, for the long runs;
 // fuzz_set_program makes the real system calls (about 150 inputs a second) and gets a short

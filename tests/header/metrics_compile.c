@@ -1,5 +1,5 @@
 /* <pmapi_metrics.h> compiles alone, strictly, in C and C++ (also built as
- * C++ by tests/hpm_metrics.cmake), and its calls have the documented types. */
+ * C++ by tests/hpm/CMakeLists.txt), and its calls have the documented types. */
 #include <pmapi_metrics.h>
 
 typedef int (*get_fn)(int, pm_group_metrics_t *);

@@ -6,12 +6,7 @@ program hpm_fortran
   use omp_lib
   implicit none
 #include "f_hpm.h"
-  interface
-    function getppid() bind(C, name='getppid')
-      import :: c_int
-      integer(c_int) :: getppid
-    end function
-  end interface
+  include 'getppid_interface.inc'
   integer :: i
   integer(c_long_long) :: values(8)
   real(c_double) :: seconds
@@ -43,15 +38,6 @@ program hpm_fortran
 
 contains
 
-  subroutine calls(n)
-    integer, intent(in) :: n
-    integer :: k
-    integer(c_int) :: pid
-    pid = 0
-    do k = 1, n
-      pid = getppid()
-    end do
-    if (pid < 0) print *, pid
-  end subroutine
+  include 'getppid_calls.inc'
 
 end program

@@ -5,12 +5,7 @@ program hpm_fortran_8
   implicit none
 #define F_HPM_FILE_NAMES
 #include "f_hpm_8.h"
-  interface
-    function getppid() bind(C, name='getppid')
-      import :: c_int
-      integer(c_int) :: getppid
-    end function
-  end interface
+  include 'getppid_interface.inc'
   integer :: i
 
   call f_hpminit(0, 'hpm_fortran_8')
@@ -28,15 +23,6 @@ program hpm_fortran_8
 
 contains
 
-  subroutine calls(n)
-    integer, intent(in) :: n
-    integer :: k
-    integer(c_int) :: pid
-    pid = 0
-    do k = 1, n
-      pid = getppid()
-    end do
-    if (pid < 0) print *, pid
-  end subroutine
+  include 'getppid_calls.inc'
 
 end program

@@ -6,12 +6,7 @@ program hpm_fortran_noheader
   use, intrinsic :: iso_c_binding, only: c_int
   implicit none
   external :: f_hpminit, f_hpmstart, f_hpmstop, f_hpmterminate
-  interface
-    function getppid() bind(C, name='getppid')
-      import :: c_int
-      integer(c_int) :: getppid
-    end function
-  end interface
+  include 'getppid_interface.inc'
   integer :: i
 
   call f_hpminit(0, 'hpm_fortran_noheader')
@@ -29,15 +24,6 @@ program hpm_fortran_noheader
 
 contains
 
-  subroutine calls(n)
-    integer, intent(in) :: n
-    integer :: k
-    integer(c_int) :: pid
-    pid = 0
-    do k = 1, n
-      pid = getppid()
-    end do
-    if (pid < 0) print *, pid
-  end subroutine
+  include 'getppid_calls.inc'
 
 end program

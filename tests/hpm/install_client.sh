@@ -12,26 +12,8 @@
 set -euo pipefail
 
 build=$1 src=$2 libdir=$3 cc=$4 fc=${5:-}
-work=$(mktemp -d "${TMPDIR:-/tmp}/hpm-install.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-prefix=$work/prefix
-
-step() { echo "== $*"; }
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-run_logged() {  # run_logged LOG CMD...: quiet on success, the log on failure
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 || {
-    cat "$log" >&2
-    fail "$*"
-  }
-}
-
-step "cmake --install into $prefix"
-run_logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
+. "$src/tests/install/install_lib.sh"
+install_into_scratch hpm-install "$build" "$libdir"
 
 step "install layout"
 lib=$prefix/$libdir

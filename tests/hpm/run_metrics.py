@@ -16,6 +16,10 @@ import subprocess
 import sys
 import tempfile
 
+# fail and expect as every libhpm case reports them (run_scenario.py, beside this file).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_scenario import expect, fail  # noqa: E402
+
 PPID = "syscalls:sys_enter_getppid"
 PGID = "syscalls:sys_enter_getpgid"
 GROUP = "pm_test_hpm_metrics"
@@ -27,16 +31,6 @@ TABLE = f"""# libhpm's derived-metrics test group
   metric ppid_per_second = {PPID} / time
 """
 METRICS = ["ppid_per_pgid", "total", "ppid_per_second"]
-
-
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
-def expect(cond, message):
-    if not cond:
-        fail(message)
 
 
 def strict_constant(name):

@@ -57,6 +57,28 @@ void CallGetppid(long n) {
   for (long i = 0; i < n; ++i) syscall(SYS_getppid);
 }
 
+bool CountGetppidOnMyThread(pm_prog_t *prog, long n, pm_data_t *data) {
+  int rc = pm_set_program_mythread(prog);
+  if (rc != 0) {
+    ADD_FAILURE() << pm_strerror("pm_set_program_mythread", rc);
+    return false;
+  }
+  if ((rc = pm_start_mythread()) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_start_mythread", rc);
+    return false;
+  }
+  CallGetppid(n);
+  if ((rc = pm_stop_mythread()) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_stop_mythread", rc);
+    return false;
+  }
+  if ((rc = pm_get_data_mythread(data)) != 0) {
+    ADD_FAILURE() << pm_strerror("pm_get_data_mythread", rc);
+    return false;
+  }
+  return true;
+}
+
 void CallRareSyscall(long n) {
   timespec interval;
   for (long i = 0; i < n; ++i) syscall(SYS_sched_rr_get_interval, 0, &interval);
@@ -81,7 +103,7 @@ bool DropToNobody() {
   return setgid(nobody->pw_gid) == 0 && setuid(nobody->pw_uid) == 0;
 }
 
-int CountPerfDescriptors() {
+int CountPerfDescriptors(bool with_anchors) {
   int count = 0;
   DIR *dir = opendir("/proc/self/fd");
   if (!dir) return -1;
@@ -90,7 +112,7 @@ int CountPerfDescriptors() {
     snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
     ssize_t n = readlink(path, target, sizeof target - 1);
     if (n > 0 && std::string(target, n).find("perf_event") != std::string::npos &&
-        !pmapi::IsTracepointAnchorFd(atoi(entry->d_name))) {
+        (with_anchors || !pmapi::IsTracepointAnchorFd(atoi(entry->d_name)))) {
       ++count;
     }
   }

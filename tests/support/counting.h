@@ -31,6 +31,11 @@ pm_prog_t MakeProgram(std::initializer_list<int> ids, int mode);
 // Exactly `n` getppid system calls (through syscall(2): libc cannot cache).
 void CallGetppid(long n);
 
+// Sets `prog` on the calling thread, makes exactly `n` getppid calls between a start and a stop,
+// and reads the data into `data`; the program stays set. False (with a googletest failure
+// naming the call and its message) when any call failed.
+bool CountGetppidOnMyThread(pm_prog_t *prog, long n, pm_data_t *data);
+
 // The tracepoint behind the exact tests.
 constexpr const char kGetppid[] = "syscalls:sys_enter_getppid";
 
@@ -73,8 +78,8 @@ bool DropToNobody();
 
 // The number of perf_event descriptors open in this process, less the
 // tracepoint anchors libpmapi keeps (src/core/tracepoint_anchors.h; their
-// number is pmapi::TracepointAnchorCount()).
-int CountPerfDescriptors();
+// number is pmapi::TracepointAnchorCount()) unless `with_anchors`.
+int CountPerfDescriptors(bool with_anchors = false);
 
 }  // namespace pmapi_test
 

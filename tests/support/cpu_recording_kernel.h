@@ -1,4 +1,4 @@
-// A simulated perf kernel for synthetic machines (tests/topology_machines/), whose CPUs this
+// A simulated perf kernel for synthetic machines (tests/topology/machines/), whose CPUs this
 // machine does not have: each open is made on CPU 0 of the simulator, and the CPU asked for is
 // remembered, so that a test can tell which CPU's group a read read.
 #pragma once

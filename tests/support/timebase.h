@@ -16,7 +16,7 @@ inline uint64_t TimebaseNanos(const timebasestruct_t &t) {
   return (uint64_t{t.tb_high} << 32) | t.tb_low;
 }
 
-// The name the reliability tests (and tests/family_matrix_test.cpp) use.
+// The name the reliability tests (and tests/api/family_matrix_test.cpp) use.
 inline unsigned long long Nanos(const timebasestruct_t &t) { return TimebaseNanos(t); }
 
 }  // namespace pmapi_test

@@ -1,4 +1,4 @@
-// The synthetic machines of tests/topology_machines/: hwloc XML files (as `lstopo --of xml`
+// The synthetic machines of tests/topology/machines/: hwloc XML files (as `lstopo --of xml`
 // writes them) that Topology::LoadFromXml or HWLOC_XMLFILE load in place of this machine.
 #pragma once
 
@@ -16,7 +16,7 @@ inline std::string TopologyMachine(const char *name) {
     source = __FILE__;  // .../tests/support/topology_machines.h
     source = source.substr(0, source.rfind("/tests/"));
   }
-  return source + "/tests/topology_machines/" + name;
+  return source + "/tests/topology/machines/" + name;
 }
 
 }  // namespace pmapi_test

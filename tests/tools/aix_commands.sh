@@ -14,29 +14,10 @@ set -euo pipefail
 
 section=$1 prefix=$2 workload=$3
 bin=$prefix/bin
-work=$(mktemp -d "${TMPDIR:-/tmp}/aix-commands.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-check() {  # check DESCRIPTION TEST...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
-skip() {
-  echo "SKIP: $*"
-  exit 77
-}
-random_n() { echo $((1000 + RANDOM % 1000)); }
+. "$(dirname "$0")/checks.sh" aix-commands
 # The value a script reads from an AIX report line: what follows the last ':' on the first
 # line containing LABEL, blanks trimmed.
 value() { awk -v label="$1" 'index($0, label) {n = split($0, f, ":"); v = f[n]; gsub(/^ +| +$/, "", v); print v; exit}'; }
-have_tracefs() {
-  [[ -d /sys/kernel/tracing/events/syscalls || -d /sys/kernel/debug/tracing/events/syscalls ]]
-}
 for tool in hpmcount hpmstat pmlist pmcycles; do
   [[ -x $bin/$tool ]] || { echo "FAIL: $bin has no $tool" >&2; exit 1; }
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the installed pmcount and pmlist the way users do and checks what they print and how
-# they exit. One section per ctest test (tests/tools.cmake); they share one installed prefix.
+# they exit. One section per ctest test (tests/tools/CMakeLists.txt); they share one installed prefix.
 #
 # usage: installed_tools.sh SECTION PREFIX WORKLOAD
 #   SECTION   exact | exit | signals | attach | system | bad | pmlist | misc | unprivileged |
@@ -15,21 +15,7 @@ set -euo pipefail
 section=$1 prefix=$2 workload=$3
 pmcount=$prefix/bin/pmcount
 pmlist=$prefix/bin/pmlist
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmcount-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-check() {  # check DESCRIPTION TEST...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
-# A count nobody could hard-code: 1000..1999, different every run.
-random_n() { echo $((1000 + RANDOM % 1000)); }
+. "$(dirname "$0")/checks.sh" pmcount-test
 
 # The value of EVENT in pmcount's human table on stdin ("  1,234     event"), commas removed.
 human_count() {
@@ -45,13 +31,6 @@ vals = [c["value"] for c in objs[-1]["counters"] if c["event"] == sys.argv[1]]
 print(vals[0] if vals else "missing")' "$1"
 }
 
-skip() {  # skip REASON: the section cannot run here; 77 is SKIP_RETURN_CODE in tools.cmake
-  echo "SKIP: $*"
-  exit 77
-}
-have_tracefs() {
-  [[ -d /sys/kernel/tracing/events/syscalls || -d /sys/kernel/debug/tracing/events/syscalls ]]
-}
 # The id pmlist prints for EVENT (ids are the catalog's business: never hard-coded here).
 event_id() { "$pmlist" "$1" | awk -v ev="$1" '$2 == ev {print $1; exit}'; }
 group_id() { "$pmlist" --groups "$1" | awk -v g="$1" '$2 == g {print $1; exit}'; }

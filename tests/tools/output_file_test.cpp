@@ -13,14 +13,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/read_text.h"
+#include "support/scratch_dir.h"
+
 namespace {
 
-std::string Slurp(const std::string &path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+std::string Slurp(const std::string &path) { return pmapi_test::ReadText(path); }
 
 bool IsLink(const std::string &path) {
   struct stat found;
@@ -30,13 +28,9 @@ bool IsLink(const std::string &path) {
 class ToolOutputs : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/tool_outputs.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
     victim_ = dir_ + "/victim";
     std::ofstream(victim_) << "precious\n";
   }
-  void TearDown() override { ASSERT_EQ(system(("rm -rf '" + dir_ + "'").c_str()), 0); }
   // A link at `path` to `to`, owned by uid 65534 (false when not root: only root can give it).
   bool PlantLink(const std::string &to, const std::string &path) {
     return geteuid() == 0 && symlink(to.c_str(), path.c_str()) == 0 &&
@@ -50,7 +44,8 @@ class ToolOutputs : public ::testing::Test {
     pclose(ls);
     return std::string(buffer, n);
   }
-  std::string dir_, victim_;
+  pmapi_test::ScratchDir scratch_{"tool_outputs."};
+  std::string dir_ = scratch_.path(), victim_;
 };
 
 TEST_F(ToolOutputs, AnotherUsersLinkIsRefusedNamingThePathAndTheOwner) {

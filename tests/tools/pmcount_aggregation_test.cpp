@@ -5,17 +5,13 @@
 #include <gtest/gtest.h>
 #include <math.h>
 
+#include "pmcount_samples.h"
+
 namespace pmcount {
 namespace {
 
 Sample Make(uint64_t a, uint64_t b, uint64_t enabled, uint64_t running, int rc = 0) {
-  Sample s;
-  s.values[0] = a;
-  s.values[1] = b;
-  s.enabled_ns = enabled;
-  s.running_ns = running;
-  s.rc = rc;
-  return s;
+  return MakeSample({a, b}, enabled, running, rc);
 }
 
 // Two sockets, two cores each, two CPUs per core: CPU n is core n/2, socket n/4.

@@ -4,16 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "pmcount_samples.h"
+
 namespace pmcount {
 namespace {
 
 Sample Delta(uint64_t value, uint64_t enabled, uint64_t running, int rc = 0) {
-  Sample sample;
-  sample.values[0] = value;
-  sample.enabled_ns = enabled;
-  sample.running_ns = running;
-  sample.rc = rc;
-  return sample;
+  return MakeSample({value}, enabled, running, rc);
 }
 
 TEST(FinalInterval, AnEmptyTailAfterPrintedIntervalsIsLeftOut) {

@@ -13,23 +13,7 @@ set -euo pipefail
 
 section=$1 prefix=$2 workload=$3
 pmcount=$prefix/bin/pmcount
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmcount-mx-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-check() {  # check DESCRIPTION TEST...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
-skip() {
-  echo "SKIP: $*"
-  exit 77
-}
+. "$(dirname "$0")/checks.sh" pmcount-mx-test
 
 ev=syscalls:sys_enter_getppid
 # 200 ms slices: the workload's calls are 100 ms away from any switch.

@@ -4,6 +4,7 @@
 
 #include "multiplex_rows.h"
 #include "options.h"
+#include "pmcount_samples.h"
 #include "printer.h"
 
 namespace pmcount {
@@ -51,13 +52,7 @@ TEST(PmcountMultiplexOptions, RefusesWhatCannotBeMultiplexed) {
 }
 
 Sample SetSample(uint64_t a, uint64_t b, uint64_t running, int rc = 0) {
-  Sample s;
-  s.values[0] = a;
-  s.values[1] = b;
-  s.enabled_ns = running;
-  s.running_ns = running;
-  s.rc = rc;
-  return s;
+  return MakeSample({a, b}, running, running, rc);
 }
 
 TEST(PmcountMultiplexRows, EstimatesAreRawTimesTotalOverTheSetsTime) {

@@ -5,11 +5,8 @@
 # Usage: install_client.sh <build dir> <source dir> <libdir> <C compiler>
 set -eu
 build=$1 source=$2 libdir=$3 cc=$4
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-cmake --install "$build" --prefix "$prefix" >/dev/null
-PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
-export PKG_CONFIG_PATH
+. "$source/tests/install/install_lib.sh"
+install_into_scratch netbsd-install "$build" "$libdir"
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split
 "$cc" -Wall -Wextra -Werror "$source/compat/netbsd/examples/netbsd_count.c" \
   $(pkg-config --cflags --libs pmc) -Wl,-rpath,"$prefix/$libdir" -o "$prefix/netbsd_count"

@@ -153,6 +153,10 @@ TEST(PprofWriter, GoToolPprofReadsSymbolizedLocationsOfThisProgram) {
   EXPECT_NE(top.find("0x20"), std::string::npos) << top;
   std::string lines = RunPprof(go, "-top -lines", path);
   EXPECT_NE(lines.find("pprof_writer_test.cpp:"), std::string::npos) << lines;
+  // The symbolized location names its module's mapping (0 would mean "none", which -top does not
+  // show): -raw lists each location as "<id>: 0x<address> M=<mapping> <function> ...".
+  std::string raw = RunPprof(go, "-raw", path);
+  EXPECT_NE(raw.find(" M=1 "), std::string::npos) << raw;
   unlink(path.c_str());
 }
 

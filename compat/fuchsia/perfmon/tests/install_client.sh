@@ -6,11 +6,8 @@
 # Usage: install_client.sh <build dir> <source dir> <libdir> <C compiler> <C++ compiler>
 set -eu
 build=$1 source=$2 libdir=$3 cc=$4 cxx=$5
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-cmake --install "$build" --prefix "$prefix" >/dev/null
-PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
-export PKG_CONFIG_PATH
+. "$source/tests/install/install_lib.sh"
+install_into_scratch perfmon-install "$build" "$libdir"
 examples=$source/compat/fuchsia/perfmon/examples
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split
 "$cc" -std=c11 -Wall -Wextra -Werror "$examples/perfmon_trace.c" \

@@ -5,11 +5,8 @@
 # Usage: install_client.sh <build dir> <source dir> <libdir> <C compiler>
 set -eu
 build=$1 source=$2 libdir=$3 cc=$4
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-cmake --install "$build" --prefix "$prefix" >/dev/null
-PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
-export PKG_CONFIG_PATH
+. "$source/tests/install/install_lib.sh"
+install_into_scratch sampler-install "$build" "$libdir"
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split
 "$cc" -std=c11 -Wall -Wextra -Werror "$source/compat/fuchsia/sampler/examples/sample_self.c" \
   $(pkg-config --cflags --libs zx-sampler) -Wl,-rpath,"$prefix/$libdir" -o "$prefix/sample_self"

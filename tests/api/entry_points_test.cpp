@@ -1,0 +1,434 @@
+// Every supported counting entry point, called by name from one table, with exact counts: for
+// each family (system-wide, _mythread, _thread, _pthread, _mygroup, _group, _pgroup) the same
+// sequence runs through that family's set / get_program / start / tstart / stop / tstop /
+// reset_data / get_data / get_tdata / get_Tdata / delete, and system-wide also through the six
+// _cpu and _lcpu reads. A second test fails when pmapi.h declares an entry point that is neither
+// in the table, nor unsupported (src/api/not_supported.cpp), nor called by another test file.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/child_process.h"
+#include "support/counting.h"
+#include "support/read_text.h"
+#include "support/timebase.h"
+
+using namespace pmapi_test;
+
+namespace {
+
+// What an entry point may be handed; each row takes what its prototype needs.
+struct Args {
+  pm_prog_t *prog = nullptr;
+  pm_data_t *data = nullptr;
+  timebasestruct_t *time = nullptr;
+  pm_accu_time_t *times = nullptr;
+  int cpu = 0;
+};
+
+// One entry point: its name (from the call itself, so the two cannot drift) and the call.
+struct Op {
+  std::string name;
+  std::function<int(const Args &)> call;
+  int operator()(const Args &args) const { return call(args); }
+};
+
+#define ROW(function, ...)                                                   \
+  Op {                                                                       \
+#function, [=](const Args &a) { return (void)a, function(__VA_ARGS__); } \
+  }
+
+struct FamilyOps {
+  std::string family;
+  Op set, get_program, del, start, tstart, stop, tstop, reset, get_data, get_tdata, get_Tdata;
+  std::vector<Op> cpu_reads;  // system-wide only: _cpu/_lcpu x data/tdata/Tdata, by a.cpu
+
+  std::vector<const Op *> All() const {
+    std::vector<const Op *> all = {&set,   &get_program, &del,      &start,     &tstart,   &stop,
+                                   &tstop, &reset,       &get_data, &get_tdata, &get_Tdata};
+    for (const Op &op : cpu_reads) all.push_back(&op);
+    return all;
+  }
+};
+
+FamilyOps SystemWide() {
+  return {"system_wide",
+          ROW(pm_set_program, a.prog),
+          ROW(pm_get_program, a.prog),
+          ROW(pm_delete_program),
+          ROW(pm_start),
+          ROW(pm_tstart, a.time),
+          ROW(pm_stop),
+          ROW(pm_tstop, a.time),
+          ROW(pm_reset_data),
+          ROW(pm_get_data, a.data),
+          ROW(pm_get_tdata, a.data, a.time),
+          ROW(pm_get_Tdata, a.data, a.times),
+          {ROW(pm_get_data_cpu, a.cpu, a.data), ROW(pm_get_tdata_cpu, a.cpu, a.data, a.time),
+           ROW(pm_get_Tdata_cpu, a.cpu, a.data, a.times), ROW(pm_get_data_lcpu, a.cpu, a.data),
+           ROW(pm_get_tdata_lcpu, a.cpu, a.data, a.time),
+           ROW(pm_get_Tdata_lcpu, a.cpu, a.data, a.times)}};
+}
+
+FamilyOps MyThread() {
+  return {"mythread",
+          ROW(pm_set_program_mythread, a.prog),
+          ROW(pm_get_program_mythread, a.prog),
+          ROW(pm_delete_program_mythread),
+          ROW(pm_start_mythread),
+          ROW(pm_tstart_mythread, a.time),
+          ROW(pm_stop_mythread),
+          ROW(pm_tstop_mythread, a.time),
+          ROW(pm_reset_data_mythread),
+          ROW(pm_get_data_mythread, a.data),
+          ROW(pm_get_tdata_mythread, a.data, a.time),
+          ROW(pm_get_Tdata_mythread, a.data, a.times),
+          {}};
+}
+
+FamilyOps MyGroup() {
+  return {"mygroup",
+          ROW(pm_set_program_mygroup, a.prog),
+          ROW(pm_get_program_mygroup, a.prog),
+          ROW(pm_delete_program_mygroup),
+          ROW(pm_start_mygroup),
+          ROW(pm_tstart_mygroup, a.time),
+          ROW(pm_stop_mygroup),
+          ROW(pm_tstop_mygroup, a.time),
+          ROW(pm_reset_data_mygroup),
+          ROW(pm_get_data_mygroup, a.data),
+          ROW(pm_get_tdata_mygroup, a.data, a.time),
+          ROW(pm_get_Tdata_mygroup, a.data, a.times),
+          {}};
+}
+
+FamilyOps Thread(pid_t pid, tid_t tid) {
+  return {"thread",
+          ROW(pm_set_program_thread, pid, tid, a.prog),
+          ROW(pm_get_program_thread, pid, tid, a.prog),
+          ROW(pm_delete_program_thread, pid, tid),
+          ROW(pm_start_thread, pid, tid),
+          ROW(pm_tstart_thread, pid, tid, a.time),
+          ROW(pm_stop_thread, pid, tid),
+          ROW(pm_tstop_thread, pid, tid, a.time),
+          ROW(pm_reset_data_thread, pid, tid),
+          ROW(pm_get_data_thread, pid, tid, a.data),
+          ROW(pm_get_tdata_thread, pid, tid, a.data, a.time),
+          ROW(pm_get_Tdata_thread, pid, tid, a.data, a.times),
+          {}};
+}
+
+// ptid 0: Linux threads have no separate pthread id (docs/counting.md).
+FamilyOps Pthread(pid_t pid, tid_t tid) {
+  return {"pthread",
+          ROW(pm_set_program_pthread, pid, tid, 0, a.prog),
+          ROW(pm_get_program_pthread, pid, tid, 0, a.prog),
+          ROW(pm_delete_program_pthread, pid, tid, 0),
+          ROW(pm_start_pthread, pid, tid, 0),
+          ROW(pm_tstart_pthread, pid, tid, 0, a.time),
+          ROW(pm_stop_pthread, pid, tid, 0),
+          ROW(pm_tstop_pthread, pid, tid, 0, a.time),
+          ROW(pm_reset_data_pthread, pid, tid, 0),
+          ROW(pm_get_data_pthread, pid, tid, 0, a.data),
+          ROW(pm_get_tdata_pthread, pid, tid, 0, a.data, a.time),
+          ROW(pm_get_Tdata_pthread, pid, tid, 0, a.data, a.times),
+          {}};
+}
+
+FamilyOps Group(pid_t pid, tid_t tid) {
+  return {"group",
+          ROW(pm_set_program_group, pid, tid, a.prog),
+          ROW(pm_get_program_group, pid, tid, a.prog),
+          ROW(pm_delete_program_group, pid, tid),
+          ROW(pm_start_group, pid, tid),
+          ROW(pm_tstart_group, pid, tid, a.time),
+          ROW(pm_stop_group, pid, tid),
+          ROW(pm_tstop_group, pid, tid, a.time),
+          ROW(pm_reset_data_group, pid, tid),
+          ROW(pm_get_data_group, pid, tid, a.data),
+          ROW(pm_get_tdata_group, pid, tid, a.data, a.time),
+          ROW(pm_get_Tdata_group, pid, tid, a.data, a.times),
+          {}};
+}
+
+FamilyOps Pgroup(pid_t pid, tid_t tid) {
+  return {"pgroup",
+          ROW(pm_set_program_pgroup, pid, tid, 0, a.prog),
+          ROW(pm_get_program_pgroup, pid, tid, 0, a.prog),
+          ROW(pm_delete_program_pgroup, pid, tid, 0),
+          ROW(pm_start_pgroup, pid, tid, 0),
+          ROW(pm_tstart_pgroup, pid, tid, 0, a.time),
+          ROW(pm_stop_pgroup, pid, tid, 0),
+          ROW(pm_tstop_pgroup, pid, tid, 0, a.time),
+          ROW(pm_reset_data_pgroup, pid, tid, 0),
+          ROW(pm_get_data_pgroup, pid, tid, 0, a.data),
+          ROW(pm_get_tdata_pgroup, pid, tid, 0, a.data, a.time),
+          ROW(pm_get_Tdata_pgroup, pid, tid, 0, a.data, a.times),
+          {}};
+}
+
+enum class Kind { kSystem, kMyThread, kThread, kPthread, kMyGroup, kGroup, kPgroup };
+
+const char *KindName(Kind kind) {
+  const char *names[] = {"system_wide", "mythread", "thread", "pthread",
+                         "mygroup",     "group",    "pgroup"};
+  return names[static_cast<int>(kind)];
+}
+
+bool Remote(Kind kind) {
+  return kind == Kind::kThread || kind == Kind::kPthread || kind == Kind::kGroup ||
+         kind == Kind::kPgroup;
+}
+
+FamilyOps OpsFor(Kind kind, pid_t pid) {
+  switch (kind) {
+    case Kind::kSystem:
+      return SystemWide();
+    case Kind::kMyThread:
+      return MyThread();
+    case Kind::kThread:
+      return Thread(pid, pid);
+    case Kind::kPthread:
+      return Pthread(pid, pid);
+    case Kind::kMyGroup:
+      return MyGroup();
+    case Kind::kGroup:
+      return Group(pid, pid);
+    case Kind::kPgroup:
+      return Pgroup(pid, pid);
+  }
+  return SystemWide();
+}
+
+class EntryPoints : public ::testing::TestWithParam<Kind> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Kind::kSystem && geteuid() != 0) {
+      GTEST_SKIP() << "system-wide counting needs root or CAP_PERFMON";
+    }
+    if (!InitializeAll()) return;
+  }
+};
+
+// The sequence, with each step's expected result. `calls(n)` makes the target (this thread,
+// the child, or for system-wide the rare system call) call exactly n times.
+TEST_P(EntryPoints, EachCallDoesWhatItSaysWithExactCounts) {
+  const Kind kind = GetParam();
+  std::unique_ptr<CallingChild> child(Remote(kind) ? new CallingChild : nullptr);
+  if (child) {
+    ASSERT_TRUE(child->ok());
+  }
+  const FamilyOps ops = OpsFor(kind, child ? child->pid() : 0);
+  auto calls = [&](long n) {
+    if (child) {
+      ASSERT_TRUE(child->Calls(n));
+    } else if (kind == Kind::kSystem) {
+      CallRareSyscall(n);
+    } else {
+      CallGetppid(n);
+    }
+  };
+  const int event = EventId(kind == Kind::kSystem ? kRareSyscall : kGetppid);
+  pm_prog_t prog = MakeProgram({event}, PM_USER | PM_KERNEL);  // set stopped: no PM_COUNT
+  pm_data_t data{};
+  timebasestruct_t start_time{}, stop_time{}, read_time{};
+  pm_accu_time_t times{};
+  Args a;
+  a.prog = &prog;
+  a.data = &data;
+  a.times = &times;
+  auto read_count = [&](const Op &read, timebasestruct_t *time) -> long long {
+    data = {};
+    a.time = time;
+    const int rc = read(a);
+    EXPECT_EQ(rc, 0) << read.name << ": " << pm_strerror(read.name.c_str(), rc);
+    return data.accu[0];
+  };
+
+  ASSERT_EQ(ops.set(a), 0) << ops.set.name << ": " << pm_strerror(ops.set.name.c_str(), 0);
+  calls(3);
+  EXPECT_EQ(read_count(ops.get_data, nullptr), 0) << "set without PM_COUNT counts nothing";
+  ASSERT_EQ(ops.start(a), 0) << ops.start.name;
+  calls(5);
+  ASSERT_EQ(ops.stop(a), 0) << ops.stop.name;
+  calls(2);
+  EXPECT_EQ(read_count(ops.get_data, nullptr), 5) << ops.get_data.name;
+
+  a.time = &start_time;
+  ASSERT_EQ(ops.tstart(a), 0) << ops.tstart.name;
+  calls(7);
+  a.time = &stop_time;
+  ASSERT_EQ(ops.tstop(a), 0) << ops.tstop.name;
+  EXPECT_GT(TimebaseNanos(start_time), 0u) << ops.tstart.name << " gives the time";
+  EXPECT_LE(TimebaseNanos(start_time), TimebaseNanos(stop_time)) << ops.tstop.name;
+
+  EXPECT_EQ(read_count(ops.get_tdata, &read_time), 12) << ops.get_tdata.name;
+  EXPECT_GE(TimebaseNanos(read_time), TimebaseNanos(stop_time)) << ops.get_tdata.name;
+  times = {};
+  EXPECT_EQ(read_count(ops.get_Tdata, nullptr), 12) << ops.get_Tdata.name;
+  EXPECT_GT(TimebaseNanos(times.accu_timebase), 0u) << ops.get_Tdata.name << ": time enabled";
+
+  // System-wide: each per-CPU read, summed over the CPUs, gives the total exactly.
+  const int cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  for (const Op &read : ops.cpu_reads) {
+    long long sum = 0;
+    for (a.cpu = 0; a.cpu < cpus; ++a.cpu) sum += read_count(read, &read_time);
+    EXPECT_EQ(sum, 12) << read.name << " over " << cpus << " CPUs";
+  }
+
+  ASSERT_EQ(ops.reset(a), 0) << ops.reset.name;
+  EXPECT_EQ(read_count(ops.get_data, nullptr), 0) << ops.reset.name << " zeroes the counts";
+
+  pm_prog_t got{};
+  a.prog = &got;
+  ASSERT_EQ(ops.get_program(a), 0) << ops.get_program.name;
+  EXPECT_EQ(got.events[0], event) << ops.get_program.name;
+  EXPECT_EQ(got.events[1], COUNT_NOTHING) << ops.get_program.name;
+  EXPECT_TRUE(got.mode.b.user && got.mode.b.kernel) << ops.get_program.name;
+  EXPECT_FALSE(got.mode.b.count) << ops.get_program.name << ": stopped";
+
+  ASSERT_EQ(ops.del(a), 0) << ops.del.name;
+  EXPECT_EQ(ops.get_data(a), Pmapi_NoSetProg) << ops.del.name << " left a program";
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, EntryPoints,
+                         ::testing::Values(Kind::kSystem, Kind::kMyThread, Kind::kThread,
+                                           Kind::kPthread, Kind::kMyGroup, Kind::kGroup,
+                                           Kind::kPgroup),
+                         [](const ::testing::TestParamInfo<Kind> &param) {
+                           return std::string(KindName(param.param));
+                         });
+
+// --- Coverage: no entry point without a test ------------------------------------------------
+
+std::string SourceDir() {
+  if (const char *dir = getenv("PMAPI_SOURCE_DIR")) return dir;
+  std::string file = __FILE__;  // .../tests/api/entry_points_test.cpp
+  return file.substr(0, file.rfind("/tests/"));
+}
+
+using pmapi_test::ReadText;
+
+// Line by line: std::regex recurses per character, and a whole file overflows its stack.
+std::set<std::string> Matches(const std::string &text, const std::regex &pattern) {
+  std::set<std::string> names;
+  std::istringstream lines(text);
+  std::string line;
+  std::smatch match;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, match, pattern)) names.insert(match[1]);
+  }
+  return names;
+}
+
+// The header's function-like macros, name -> body (continuation lines joined).
+std::map<std::string, std::string> FunctionLikeMacros(const std::string &header) {
+  std::map<std::string, std::string> macros;
+  std::istringstream lines(header);
+  std::string line, logical;
+  const std::regex define(R"(^#\s*define\s+(\w+)\((.*)$)");
+  while (std::getline(lines, line)) {
+    logical += line;
+    if (!logical.empty() && logical.back() == '\\') {
+      logical.pop_back();
+      continue;
+    }
+    std::smatch match;
+    if (std::regex_search(logical, match, define)) macros[match[1]] = match[2];
+    logical.clear();
+  }
+  return macros;
+}
+
+TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
+  const std::string source = SourceDir();
+  const std::string header_text = ReadText(source + "/include/pmapi.h");
+  const std::set<std::string> declared =
+      Matches(header_text, std::regex(R"(^(?:int|double|void|char)\s+\*?(\w+)\()"));
+  ASSERT_GT(declared.size(), 170u) << "could not read " << source << "/include/pmapi.h";
+  const std::string not_supported_text = ReadText(source + "/src/api/not_supported.cpp");
+  std::set<std::string> unsupported =
+      Matches(not_supported_text, std::regex(R"(PMAPI_UNSUPPORTED\((\w+))"));
+  for (const std::string &raw : Matches(
+           not_supported_text, std::regex(R"(^\w+ (\w+)\(.*\{ return RawRegisterUnsupported)"))) {
+    unsupported.insert(raw);
+  }
+  ASSERT_GT(unsupported.size(), 20u) << "could not read src/api/not_supported.cpp";
+
+  std::set<std::string> in_table;
+  for (Kind kind : {Kind::kSystem, Kind::kMyThread, Kind::kThread, Kind::kPthread, Kind::kMyGroup,
+                    Kind::kGroup, Kind::kPgroup}) {
+    const FamilyOps ops = OpsFor(kind, 1);  // named: All() points into it
+    for (const Op *op : ops.All()) in_table.insert(op->name);
+  }
+
+  // The counting calls must all be in the table above (exact counts); the other supported
+  // calls (initialization, messages, time, and the _mx/_mm families, whose tests are
+  // tests/core/counting_mx_*_test.cpp) must be called by some test file of their own.
+  const std::regex counting(
+      R"(pm_(set_program|get_program|delete_program|start|tstart|stop|tstop|reset_data|get_data|get_tdata|get_Tdata)(_\w+)?)");
+  // Every other test binary's source (tests/<folder>/*_test.cpp), so that a
+  // new entry point's own test file counts wherever it is; the header compile check and
+  // exports_check do not (they name every function without testing it).
+  std::string other_tests;
+  auto read_tests_in = [&](const std::string &folder) {
+    DIR *dir = opendir(folder.c_str());
+    if (!dir) return;
+    while (dirent *entry = readdir(dir)) {
+      const std::string name = entry->d_name;
+      const std::string suffix = "_test.cpp";
+      if (name.size() <= suffix.size() || name == "entry_points_test.cpp" ||
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        continue;
+      }
+      other_tests += ReadText(folder + "/" + name);
+    }
+    closedir(dir);
+  };
+  if (DIR *dir = opendir((source + "/tests").c_str())) {
+    while (dirent *entry = readdir(dir)) {
+      if (entry->d_name[0] != '.') read_tests_in(source + "/tests/" + entry->d_name);
+    }
+    closedir(dir);
+  }
+  ASSERT_NE(other_tests.find("pm_initialize("), std::string::npos)
+      << "could not read " << source << "/tests/*/*_test.cpp";
+  const std::map<std::string, std::string> macros = FunctionLikeMacros(header_text);
+  for (const std::string &name : declared) {
+    if (unsupported.count(name)) {
+      EXPECT_FALSE(in_table.count(name)) << name << " is unsupported, yet in the table";
+      continue;
+    }
+    const bool multiplexed = std::regex_match(name, std::regex(R"(.*_m[xm])"));
+    if (std::regex_match(name, counting) && !multiplexed) {
+      EXPECT_TRUE(in_table.count(name)) << name << " counts but is not in the entry-point table";
+    } else {
+      // Called, handed over as a pointer to a parameterized test (timebase_test.cpp), or
+      // reached through a function-like macro of the header that a test calls (pm_init's
+      // arity macro selects pm_init_args2/3/4).
+      bool called = other_tests.find(name + "(") != std::string::npos ||
+                    other_tests.find("&" + name) != std::string::npos;
+      for (const auto &[macro, body] : macros) {
+        if (called) break;
+        called = body.find(name) != std::string::npos &&
+                 other_tests.find(macro + "(") != std::string::npos;
+      }
+      EXPECT_TRUE(called) << name << " is exported and supported but no test calls it";
+    }
+  }
+  for (const std::string &name : in_table) {
+    EXPECT_TRUE(declared.count(name)) << name << " is in the table but not in pmapi.h";
+  }
+}
+
+}  // namespace
