@@ -46,6 +46,8 @@ struct Options {
   pid_t pid = 0;
   double duration = 0;  // -p: seconds, 0 = until the process exits or SIGINT
   bool quiet = false;
+  uint32_t unwind = ZX_SAMPLER_UNWIND_FRAME_POINTERS;  // --call-graph
+  uint32_t stack_bytes = 0;                            // dwarf,SIZE (0: the library's 8 KiB)
   std::vector<char*> command;
 };
 
@@ -54,7 +56,8 @@ void Usage(FILE* out) {
       out,
       "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
       "                [--folded file] [--flamegraph file.svg|file.html]\n"
-      "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
+      "                [--call-graph fp|dwarf[,bytes]] [--top n] [--buffer-mb n] [-q]\n"
+      "                -- command [args...]\n"
       "       pmsample [options] -p pid [-d seconds]\n");
 }
 
@@ -73,6 +76,24 @@ bool ParseNumber(const char* text, double* value) {
   return errno == 0 && end != text && *end == '\0' && *value > 0;
 }
 
+// --call-graph fp | dwarf[,bytes], as perf record takes it (no lbr: there is no such unwinding
+// here).
+bool ParseCallGraph(const std::string& text, Options* o) {
+  if (text == "fp") {
+    o->unwind = ZX_SAMPLER_UNWIND_FRAME_POINTERS;
+    return true;
+  }
+  if (text.compare(0, 5, "dwarf") != 0 || (text.size() > 5 && text[5] != ',')) return false;
+  o->unwind = ZX_SAMPLER_UNWIND_DWARF;
+  o->stack_bytes = 0;
+  if (text.size() == 5) return true;
+  double v = 0;
+  if (!ParseNumber(text.c_str() + 6, &v) || v > ZX_SAMPLER_UNWIND_MAX_STACK) return false;
+  // Rounded up to whole words, as perf does.
+  o->stack_bytes = static_cast<uint32_t>((static_cast<uint64_t>(v) + 7) / 8 * 8);
+  return o->stack_bytes <= ZX_SAMPLER_UNWIND_MAX_STACK;
+}
+
 int ParseOptions(int argc, char** argv, Options* o) {
   static const option kLong[] = {{"freq", required_argument, nullptr, 'F'},
                                  {"period", required_argument, nullptr, 'P'},
@@ -86,6 +107,7 @@ int ParseOptions(int argc, char** argv, Options* o) {
                                  {"pid", required_argument, nullptr, 'p'},
                                  {"duration", required_argument, nullptr, 'd'},
                                  {"quiet", no_argument, nullptr, 'q'},
+                                 {"call-graph", required_argument, nullptr, 'c'},
                                  {"help", no_argument, nullptr, 'h'},
                                  {nullptr, 0, nullptr, 0}};
   int c;
@@ -148,6 +170,16 @@ int ParseOptions(int argc, char** argv, Options* o) {
         break;
       case 'q':
         o->quiet = true;
+        break;
+      case 'c':
+        if (!ParseCallGraph(optarg, o)) {
+          std::fprintf(stderr,
+                       "pmsample: --call-graph takes fp (frame pointers, the default) or "
+                       "dwarf[,bytes] (bytes of stack copied per sample, up to %u; 8192 by "
+                       "default), not '%s'\n",
+                       ZX_SAMPLER_UNWIND_MAX_STACK, optarg);
+          return kUsage;
+        }
         break;
       case 'h':
         Usage(stdout);
@@ -303,6 +335,8 @@ int main(int argc, char** argv) {
   zx_handle_t session = ZX_HANDLE_INVALID;
   zx_status_t status = zx_sampler_create(ZX_HANDLE_INVALID, 0, &config, &session);
   if (status != ZX_OK) return Fail("creating the sampler", status);
+  status = zx_sampler_set_unwind(session, options.unwind, options.stack_bytes);
+  if (status != ZX_OK) return Fail("choosing the unwinding", status);
   pmsample::Recording recording;
   zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
 
