@@ -189,6 +189,14 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
     *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
     return ZX_ERR_BAD_STATE;
   }
+  const int refused = core.kernel_errno();
+  if (stack_bytes_ != 0 && (refused == EINVAL || refused == ENOSYS || refused == EOPNOTSUPP)) {
+    FromCore(core, error);
+    *error +=
+        " (the kernel refused the user registers and stack copy that DWARF unwinding "
+        "needs: unwind by frame pointers instead)";
+    return ZX_ERR_NOT_SUPPORTED;
+  }
   if (!core.ok()) {
     return FromCore(core,
                     " (another user's thread needs root or CAP_PERFMON; "

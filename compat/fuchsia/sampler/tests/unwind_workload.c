@@ -2,10 +2,13 @@
  * .eh_frame): main -> outer -> middle -> leaf, where leaf spins. Only DWARF unwinding finds
  * leaf's callers; the frame-pointer chain cannot.
  *
- *   unwind_workload [iterations]   (default 300000000) */
+ *   unwind_workload [ITERATIONS]        runs leaf ITERATIONS times (default 300000000)
+ *   unwind_workload wait ITERATIONS   prints "ready", waits for SIGUSR1, then runs (for -p) */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* noipa: no inlining, cloning or interprocedural shortcuts, so each function keeps its frame;
  * each caller uses the result after the call, so no call is a tail call. */
@@ -20,7 +23,20 @@ __attribute__((noipa)) static uint64_t middle(uint64_t n) { return leaf(n) ^ (n 
 __attribute__((noipa)) static uint64_t outer(uint64_t n) { return middle(n) + (n >> 3); }
 
 int main(int argc, char** argv) {
-  uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 300000000u;
+  uint64_t n = 300000000u;
+  if (argc > 2 && strcmp(argv[1], "wait") == 0) {
+    sigset_t usr1;
+    int signal;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    printf("ready\n");
+    fflush(stdout);
+    sigwait(&usr1, &signal);
+    n = strtoull(argv[2], NULL, 10);
+  } else if (argc > 1) {
+    n = strtoull(argv[1], NULL, 10);
+  }
   uint64_t x = outer(n);
   /* Printed so that nothing of the chain is dead code. */
   printf("%llu\n", (unsigned long long)(x & 1));
