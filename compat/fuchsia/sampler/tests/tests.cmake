@@ -35,6 +35,20 @@ target_compile_definitions(pmsample_test PRIVATE
   UNWIND_WORKLOAD_PATH="$<TARGET_FILE:unwind_workload>"
   GO_EXECUTABLE="${FUCHSIA_GO_EXECUTABLE}")
 
+# zx_sampler_set_unwind through the kernel seam: the sampler's sources compiled into the test
+# (the library hides the seam), with the core's fake kernel.
+file(GLOB ZX_SAMPLER_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/../src/*.cpp)
+add_executable(zx_sampler_unwind_faults_test ${CMAKE_CURRENT_LIST_DIR}/zx_sampler_unwind_faults_test.cpp
+               ${ZX_SAMPLER_TEST_SOURCES} ${PROJECT_SOURCE_DIR}/compat/fuchsia/common/src/fxt.cpp)
+target_include_directories(zx_sampler_unwind_faults_test PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/../include ${CMAKE_CURRENT_LIST_DIR}/../src
+  ${PROJECT_SOURCE_DIR}/compat/fuchsia/common/include)
+target_link_libraries(zx_sampler_unwind_faults_test PRIVATE pmapi_internal pmapi_test_support
+                      PkgConfig::ZX_SAMPLER_LIBDW GTest::gtest_main Threads::Threads)
+target_compile_options(zx_sampler_unwind_faults_test PRIVATE ${PMAPI_WARNINGS})
+gtest_discover_tests(zx_sampler_unwind_faults_test DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.
+                     PROPERTIES TIMEOUT 120)
+
 # pmsample --folded and --flamegraph on a 3:1 workload, the pictures rendered by headless
 # chromium and checked by what it drew (skipped, with the reason, without chromium).
 add_test(NAME sampler.flamegraph_render
