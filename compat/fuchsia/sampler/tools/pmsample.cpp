@@ -468,6 +468,12 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "pmsample: a region filled and later samples were dropped; use a larger --buffer-mb\n");
+  if (facts.lost && options.unwind == ZX_SAMPLER_UNWIND_DWARF)
+    std::fprintf(stderr,
+                 "pmsample: %llu samples lost: each --call-graph dwarf sample carries its stack "
+                 "copy, and the kernel's ring filled faster than it was drained; lower -F or "
+                 "the copy's size (dwarf,bytes)\n",
+                 static_cast<unsigned long long>(facts.lost));
   if (!written && options.command.empty()) return kFailed;
   return exit_code;
 }
