@@ -1,7 +1,9 @@
 // libdw unwinds through Dwfl_Thread_Callbacks: set_initial_registers gives it the sample's
 // registers and memory_read its stack copy, so a process is "attached" without ptrace and
-// without reading its memory. A Dwfl per process keeps the modules' CFI between samples; the
-// least recently used ones are ended past kMaxLiveDwfl (their mappings stay, tiny).
+// without reading its memory. A Dwfl per process keeps the modules' CFI between samples, and
+// libdwfl an open descriptor per module: the least recently used Dwfl are ended past
+// kMaxLiveDwfl of them or kMaxOpenModules modules in all (their mappings stay, tiny), so a
+// program sampling many processes keeps its descriptors.
 #include "dwarf_unwinder.h"
 
 #include <elfutils/libdwfl.h>
@@ -18,6 +20,7 @@ namespace zx_sampler {
 namespace {
 
 constexpr size_t kMaxLiveDwfl = 32;
+constexpr size_t kMaxOpenModules = 256;
 
 const Dwfl_Callbacks kModuleCallbacks = {dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
                                          nullptr, nullptr};
@@ -67,12 +70,10 @@ int OneFrame(Dwfl_Frame* frame, void* arg) {
   return frames->count < frames->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-// The load bias of `path` mapped at `start` from file offset `file_offset`: the PT_LOAD
-// segment the mapping holds was placed at `start`. -1 if the file is no ELF or has no such
-// segment.
-bool LoadBias(const std::string& path, uint64_t start, uint64_t file_offset, uint64_t* bias) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+// The load bias of the ELF file open at `fd`, mapped at `start` from file offset
+// `file_offset`: the PT_LOAD segment the mapping holds was placed at `start`. False if the
+// file is no ELF or has no such segment.
+bool LoadBias(int fd, uint64_t start, uint64_t file_offset, uint64_t* bias) {
   bool found = false;
   Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   GElf_Ehdr ehdr;
@@ -88,8 +89,20 @@ bool LoadBias(const std::string& path, uint64_t start, uint64_t file_offset, uin
     }
   }
   if (elf) elf_end(elf);
-  close(fd);
   return found;
+}
+
+// Reports `m`'s file to `dwfl` at its load bias. The file is opened here, close-on-exec (libdwfl
+// would open it without), and libdwfl keeps the descriptor once the module is reported.
+bool Report(Dwfl* dwfl, const std::string& path, uint64_t start, uint64_t file_offset) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  uint64_t bias = 0;
+  if (LoadBias(fd, start, file_offset, &bias) &&
+      dwfl_report_elf(dwfl, path.c_str(), path.c_str(), fd, bias, true))
+    return true;
+  close(fd);
+  return false;
 }
 
 // A running process's executable file mappings, for one attached without records of them.
@@ -108,6 +121,7 @@ void DwarfUnwinder::Invalidate(Process* process) {
   if (process->dwfl) dwfl_end(process->dwfl);
   process->dwfl = nullptr;
   process->attached = false;
+  process->modules = 0;
 }
 
 void DwarfUnwinder::Mapped(pid_t pid, uint64_t start, uint64_t length, uint64_t file_offset,
@@ -135,15 +149,20 @@ void DwarfUnwinder::Execed(pid_t pid) {
   process.known = true;  // the new image's mappings come as records
 }
 
-void DwarfUnwinder::EvictIdle() {
-  size_t live = 0;
-  Process* oldest = nullptr;
-  for (auto& entry : processes_) {
-    if (!entry.second.dwfl) continue;
-    ++live;
-    if (!oldest || entry.second.last_use < oldest->last_use) oldest = &entry.second;
+void DwarfUnwinder::EvictIdle(const Process* keep) {
+  for (;;) {
+    size_t live = 0, modules = 0;
+    Process* oldest = nullptr;
+    for (auto& entry : processes_) {
+      Process& process = entry.second;
+      if (!process.dwfl) continue;
+      ++live;
+      modules += process.modules;
+      if (&process != keep && (!oldest || process.last_use < oldest->last_use)) oldest = &process;
+    }
+    if ((live <= kMaxLiveDwfl && modules <= kMaxOpenModules) || !oldest) return;
+    Invalidate(oldest);
   }
-  if (live > kMaxLiveDwfl && oldest) Invalidate(oldest);
 }
 
 Dwfl* DwarfUnwinder::DwflOf(pid_t pid, Process* process) {
@@ -170,17 +189,14 @@ Dwfl* DwarfUnwinder::DwflOf(pid_t pid, Process* process) {
   dwfl_report_begin(process->dwfl);
   std::set<std::string> reported;
   for (const Mapping& m : process->mappings) {
-    uint64_t bias = 0;
-    if (m.path.empty() || m.path[0] != '/' || reported.count(m.path) ||
-        !LoadBias(m.path, m.start, m.file_offset, &bias))
-      continue;
-    if (dwfl_report_elf(process->dwfl, m.path.c_str(), m.path.c_str(), -1, bias, true))
-      reported.insert(m.path);
+    if (m.path.empty() || m.path[0] != '/' || reported.count(m.path)) continue;
+    if (Report(process->dwfl, m.path, m.start, m.file_offset)) reported.insert(m.path);
   }
   dwfl_report_end(process->dwfl, nullptr, nullptr);
+  process->modules = reported.size();
   process->attached = !reported.empty() &&
                       dwfl_attach_state(process->dwfl, nullptr, pid, &kSampleCallbacks, &current_);
-  EvictIdle();
+  EvictIdle(process);
   return process->attached ? process->dwfl : nullptr;
 }
 

@@ -56,12 +56,14 @@ class DwarfUnwinder {
     bool known = false;     // its mappings came from records (or /proc) already
     Dwfl* dwfl = nullptr;   // built on its next sample after the mappings changed
     bool attached = false;  // dwfl_attach_state succeeded on dwfl
+    size_t modules = 0;     // reported to dwfl: libdwfl holds a descriptor of each
     uint64_t last_use = 0;
   };
 
   void Invalidate(Process* process);
   Dwfl* DwflOf(pid_t pid, Process* process);
-  void EvictIdle();
+  // Ends the least recently used Dwfl (never `keep`'s) past the limits on Dwfl and modules.
+  void EvictIdle(const Process* keep);
 
   std::map<pid_t, Process> processes_;
   uint64_t uses_ = 0;

@@ -1,5 +1,6 @@
 /* Linux-only additions to the thread sampler (<zircon/syscalls-next.h>): the task events a
- * profiler needs to symbolize samples of processes that may be gone when it reads them. */
+ * profiler needs to symbolize samples of processes that may be gone when it reads them, and
+ * DWARF unwinding of the sampled stacks (zx_sampler_set_unwind, LIBZX_SAMPLER_0.2). */
 #ifndef LIBPMAPI_COMPAT_FUCHSIA_ZIRCON_SAMPLER_LINUX_H_
 #define LIBPMAPI_COMPAT_FUCHSIA_ZIRCON_SAMPLER_LINUX_H_
 
