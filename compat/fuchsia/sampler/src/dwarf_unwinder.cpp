@@ -149,6 +149,11 @@ void DwarfUnwinder::Execed(pid_t pid) {
   process.known = true;  // the new image's mappings come as records
 }
 
+void DwarfUnwinder::Exited(pid_t pid) {
+  auto found = processes_.find(pid);
+  if (found != processes_.end()) Invalidate(&found->second);
+}
+
 void DwarfUnwinder::EvictIdle(const Process* keep) {
   for (;;) {
     size_t live = 0, modules = 0;

@@ -32,6 +32,9 @@ class DwarfUnwinder {
               const std::string& path);
   void Forked(pid_t child, pid_t parent);
   void Execed(pid_t pid);
+  // Its main thread exited: its Dwfl is ended (a sample still waiting in another CPU's ring
+  // builds it again), its mappings kept.
+  void Exited(pid_t pid);
 
   // Unwinds a sample of thread `tid` of process `pid`: `registers` and the `stack_size` bytes
   // of the stack copied from registers.sp. Writes up to `max` PCs, innermost first (the

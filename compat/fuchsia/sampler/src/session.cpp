@@ -288,7 +288,8 @@ size_t Session::DwarfPcs(pid_t pid, pid_t tid, const uint8_t* after, const uint8
   const uint8_t* stack = after + 8 + count * 8;
   if (stack > end || !word(stack, &size) || size == 0) return 0;
   const uint8_t* data = stack + 8;
-  if (static_cast<uint64_t>(end - data) < size + 8 || !word(data + size, &copied)) return 0;
+  if (data > end || size > static_cast<uint64_t>(end - data) || !word(data + size, &copied))
+    return 0;
   if (copied > size) copied = size;
   uint64_t sampled[40];
   std::memcpy(sampled, after + 8, count * 8);
@@ -324,6 +325,11 @@ void Session::Follow(const perf_event_header& header, const uint8_t* record) {
     if (header.size < sizeof header + 8) return;
     std::memcpy(ids, body, 8);  // pid, ppid
     unwinder_->Forked(static_cast<pid_t>(ids[0]), static_cast<pid_t>(ids[1]));
+  } else if (header.type == PERF_RECORD_EXIT) {
+    uint32_t exited[3];
+    if (header.size < sizeof header + sizeof exited) return;
+    std::memcpy(exited, body, sizeof exited);  // pid, ppid, tid
+    if (exited[0] == exited[2]) unwinder_->Exited(static_cast<pid_t>(exited[0]));
   }
 }
 
