@@ -6,8 +6,7 @@
 
 #include <string>
 
-#include "catalog/arm_pmu_events.h"
-#include "catalog/sysfs_pmu_source.h"
+#include "catalog/event_sources.h"
 #include "support/fake_kernel.h"
 
 namespace {

@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 
-#include "catalog/cache_directory.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "support/fake_kernel.h"

@@ -15,7 +15,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
 

@@ -23,7 +23,7 @@
 #include "catalog/catalog.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
-#include "catalog/table_loader.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 #include "support/fake_kernel.h"
 
@@ -476,7 +476,7 @@ TEST_F(CachePath, RuntimeDirectoryElseTheOneLoginMakesElseAPrivateOne) {
   const std::string temp = pattern;
   Change([&](pmapi::Settings *settings) { settings->temp_dir = temp; });
   // Without XDG_RUNTIME_DIR: the login manager's directory where it exists, else the library's
-  // own under $TMPDIR (cache_directory.h; catalog_cache_directory_test.cpp has every case).
+  // own under $TMPDIR (catalog_cache.h; catalog_cache_directory_test.cpp has every case).
   const std::string login = "/run/user/" + std::to_string(geteuid());
   struct stat info;
   const bool login_exists = stat(login.c_str(), &info) == 0 && S_ISDIR(info.st_mode);

@@ -13,7 +13,7 @@
 
 #include "base/settings.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
+#include "catalog/tables.h"
 #include "pmapi_metrics.h"
 #include "support/counting.h"
 

@@ -23,9 +23,7 @@
 #include "base/settings.h"
 #include "base/status.h"
 #include "catalog/group_formula.h"
-#include "catalog/group_loader.h"
-#include "catalog/table_file.h"
-#include "catalog/table_loader.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 
 namespace {

@@ -10,8 +10,7 @@
 
 #include "base/settings.h"
 #include "catalog/catalog.h"
-#include "catalog/table_loader.h"
-#include "catalog/table_parser.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 
 namespace {

@@ -11,8 +11,7 @@
 #include "base/settings.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
-#include "catalog/init_state.h"
+#include "catalog/tables.h"
 #include "support/counting.h"
 
 using namespace pmapi_test;

@@ -12,8 +12,7 @@
 #include "base/settings.h"
 #include "catalog/group_catalog.h"
 #include "catalog/group_formula.h"
-#include "catalog/group_loader.h"
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 
 namespace {

@@ -9,7 +9,6 @@
 #include "base/last_error.h"
 #include "catalog/catalog.h"
 #include "catalog/event_groups.h"
-#include "catalog/init_state.h"
 #include "pmapi.h"
 
 namespace {

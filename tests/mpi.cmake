@@ -1,7 +1,7 @@
 # libpmapi-mpi (src/mpi, docs/mpi.md). The cross-rank summary (no MPI in it): a unit test, in
 # every build.
 add_executable(mpi_summary_test mpi/cross_rank_summary_test.cpp mpi/cross_rank_wall_test.cpp)
-target_link_libraries(mpi_summary_test PRIVATE pmapi_mpi_summary GTest::gtest_main)
+target_link_libraries(mpi_summary_test PRIVATE pmreport GTest::gtest_main)
 target_compile_options(mpi_summary_test PRIVATE ${PMAPI_WARNINGS})
 gtest_discover_tests(mpi_summary_test DISCOVERY_TIMEOUT 60)
 

@@ -6,6 +6,7 @@ add_executable(pmcount_unit_test tools/pmcount_options_test.cpp
                tools/pmcount_aggregation_test.cpp tools/pmcount_printer_test.cpp
                tools/tools_common_test.cpp tools/pmcount_multiplex_test.cpp
                tools/pmcount_final_interval_test.cpp tools/output_file_test.cpp
+               tools/option_table_test.cpp tools/report_formats_test.cpp
                tools/picture_writers_test.cpp)
 target_link_libraries(pmcount_unit_test PRIVATE pmcount_pure GTest::gtest_main)
 add_executable(pmlist_unit_test tools/pmlist_options_test.cpp tools/pmlist_text_wrap_test.cpp)

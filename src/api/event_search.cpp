@@ -11,14 +11,6 @@
 namespace pmapi {
 namespace {
 
-char Fold(char c) { return static_cast<char>(tolower(static_cast<unsigned char>(c))); }
-
-bool ContainsFolded(const std::string &haystack, const std::string &needle) {
-  auto match = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                           [](char a, char b) { return Fold(a) == Fold(b); });
-  return match != haystack.end();
-}
-
 // What ends a PMU's or a subsystem's name: "pmu::EVENT", "pmu/event", "subsystem:event".
 bool IsSeparator(char c) { return c == ':' || c == '/'; }
 
@@ -134,7 +126,7 @@ std::vector<std::string> WordsOf(const std::vector<std::string> &texts) {
     std::string word;
     for (size_t i = 0; i <= text.size(); ++i) {
       if (i < text.size() && IsWordChar(text[i])) {
-        word += Fold(text[i]);
+        word += FoldCase(text[i]);
         continue;
       }
       if (word.size() >= 3 && seen.insert(word).second) words.push_back(word);

@@ -13,9 +13,8 @@
 #include "catalog/event_groups.h"
 #include "catalog/event_lists.h"
 #include "catalog/group_catalog.h"
-#include "catalog/init_state.h"
 #include "catalog/processor_lists.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace {
 

@@ -5,17 +5,14 @@
 #include <algorithm>
 
 namespace pmapi {
-namespace {
 
-char Fold(char c) { return static_cast<char>(tolower(static_cast<unsigned char>(c))); }
+char FoldCase(char c) { return static_cast<char>(tolower(static_cast<unsigned char>(c))); }
 
 bool ContainsFolded(const std::string &haystack, const std::string &needle) {
   auto match = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                           [](char a, char b) { return Fold(a) == Fold(b); });
+                           [](char a, char b) { return FoldCase(a) == FoldCase(b); });
   return match != haystack.end();
 }
-
-}  // namespace
 
 size_t EditDistance(const std::string &a, const std::string &b, size_t limit) {
   const size_t longer = std::max(a.size(), b.size()), shorter = std::min(a.size(), b.size());
@@ -28,7 +25,7 @@ size_t EditDistance(const std::string &a, const std::string &b, size_t limit) {
     size_t best_in_row = row[0];
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t above = row[j];
-      const size_t substitute = diagonal + (Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1);
+      const size_t substitute = diagonal + (FoldCase(a[i - 1]) == FoldCase(b[j - 1]) ? 0 : 1);
       row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
       diagonal = above;
       best_in_row = std::min(best_in_row, row[j]);

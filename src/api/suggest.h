@@ -6,6 +6,12 @@
 
 namespace pmapi {
 
+// ASCII lower case of one character; names and searches ignore case through it.
+char FoldCase(char c);
+
+// Whether `needle` occurs in `haystack`, ignoring ASCII case.
+bool ContainsFolded(const std::string &haystack, const std::string &needle);
+
 // Levenshtein distance between `a` and `b`, ignoring ASCII case; stops counting at `limit`
 // (returns limit + 1 or more when the distance exceeds it), so scanning thousands of names
 // stays cheap.

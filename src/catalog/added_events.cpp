@@ -3,8 +3,8 @@
 
 #include <strings.h>
 
+#include "catalog/event_sources.h"
 #include "catalog/pfm_bridge.h"
-#include "catalog/tracepoint_source.h"
 #include "pmapi.h"
 
 namespace pmapi {
@@ -35,7 +35,64 @@ CatalogEvent NewEvent(const std::string &encoding, EventSource source, const cha
   return event;
 }
 
+// Classifies and encodes a name no built event has: a tracepoint when tracefs has one of that
+// name, else whatever libpfm4 encodes; `*resolved` is the event to add.
+Status ResolveAddedName(const std::string &encoding, const std::string &tracefs_root,
+                        CatalogEvent *resolved, perf_event_attr *resolved_attr) {
+  perf_event_attr attr{};
+  CatalogEvent event;
+  std::string tracefs_says;
+  if (!tracefs_root.empty() && TracepointShaped(encoding)) {
+    Status status = kTracepointSource.encode(tracefs_root, encoding, &attr);
+    // No such tracepoint is Pmapi_InvalidEvent: then it may still be a libpfm4 string
+    // ("INST_RETIRED:ANY_P" has the same shape). Out of descriptors or memory is not.
+    if (status.ok()) {
+      event = NewEvent(encoding, EventSource::kTracepoint, "kernel tracepoint");
+      event.encoding.clear();  // a tracepoint's short name is its encoding (CatalogEvent)
+    } else if (status.code() != Pmapi_InvalidEvent) {
+      return status;
+    } else {
+      tracefs_says = "; no tracepoint has that name either";
+    }
+  }
+  if (event.short_name.empty()) {
+    PfmEncoding encoded;
+    const std::string error = PfmEncode(encoding, &encoded);  // initializes libpfm4 if need be
+    if (!error.empty()) {
+      return Status(Pmapi_InvalidEvent,
+                    "unknown event '" + encoding + "' (libpfm4: " + error + tracefs_says + ")");
+    }
+    attr.type = encoded.type;
+    attr.config = encoded.config;
+    attr.config1 = encoded.config1;
+    attr.config2 = encoded.config2;
+    const bool software = encoded.type == PERF_TYPE_SOFTWARE;
+    event = NewEvent(encoding, software ? EventSource::kSoftware : EventSource::kPfm,
+                     "the event libpfm4 encodes for this string");
+    // Kept, so that programming it asks libpfm4 nothing more.
+    event.encoded.known = true;
+    event.encoded.type = attr.type;
+    event.encoded.config = attr.config;
+    event.encoded.config1 = attr.config1;
+    event.encoded.config2 = attr.config2;
+  }
+  *resolved = std::move(event);
+  *resolved_attr = attr;
+  return Status::Ok();
+}
+
+// The descriptor's encode: the same resolution, adding nothing.
+Status EncodeAddedName(const std::string &tracefs_root, const std::string &name,
+                       perf_event_attr *attr) {
+  CatalogEvent event;
+  return ResolveAddedName(name, tracefs_root, &event, attr);
+}
+
+std::string Present() { return ""; }
+
 }  // namespace
+
+const EventSourceDriver kAddedSource{"added", -1, nullptr, EncodeAddedName, Present};
 
 AddedEvents::~AddedEvents() {
   for (const CatalogEvent **chunk : chunks_) delete[] chunk;
@@ -78,41 +135,8 @@ Status AddedEvents::Add(const std::string &encoding, const std::string &tracefs_
 
   perf_event_attr attr{};
   CatalogEvent event;
-  std::string tracefs_says;
-  if (!tracefs_root.empty() && TracepointShaped(encoding)) {
-    Status status = EncodeTracepoint(tracefs_root, encoding, &attr);
-    // No such tracepoint is Pmapi_InvalidEvent: then it may still be a libpfm4 string
-    // ("INST_RETIRED:ANY_P" has the same shape). Out of descriptors or memory is not.
-    if (status.ok()) {
-      event = NewEvent(encoding, EventSource::kTracepoint, "kernel tracepoint");
-      event.encoding.clear();  // a tracepoint's short name is its encoding (CatalogEvent)
-    } else if (status.code() != Pmapi_InvalidEvent) {
-      return status;
-    } else {
-      tracefs_says = "; no tracepoint has that name either";
-    }
-  }
-  if (event.short_name.empty()) {
-    PfmEncoding encoded;
-    const std::string error = PfmEncode(encoding, &encoded);  // initializes libpfm4 if need be
-    if (!error.empty()) {
-      return Status(Pmapi_InvalidEvent,
-                    "unknown event '" + encoding + "' (libpfm4: " + error + tracefs_says + ")");
-    }
-    attr.type = encoded.type;
-    attr.config = encoded.config;
-    attr.config1 = encoded.config1;
-    attr.config2 = encoded.config2;
-    const bool software = encoded.type == PERF_TYPE_SOFTWARE;
-    event = NewEvent(encoding, software ? EventSource::kSoftware : EventSource::kPfm,
-                     "the event libpfm4 encodes for this string");
-    // Kept, so that programming it asks libpfm4 nothing more.
-    event.encoded.known = true;
-    event.encoded.type = attr.type;
-    event.encoded.config = attr.config;
-    event.encoded.config1 = attr.config1;
-    event.encoded.config2 = attr.config2;
-  }
+  Status status = ResolveAddedName(encoding, tracefs_root, &event, &attr);
+  if (!status.ok()) return status;
   const ProbeResult result = probe_.Accepts(attr);
   event.status = StatusFromProbe(result, false);
   AppendNote(&event.description, ProbeNote(result));

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/status_probe.h"
+#include "catalog/event_sources.h"
 
 namespace pmapi {
 

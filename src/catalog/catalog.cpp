@@ -9,16 +9,14 @@
 #include "base/kernel.h"
 #include "base/settings.h"
 #include "catalog/added_events.h"
-#include "catalog/catalog_assembly.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/catalog_contents.h"
+#include "catalog/event_sources.h"
 #include "catalog/group_catalog.h"
-#include "catalog/group_loader.h"
 #include "catalog/id_order.h"
 #include "catalog/name_index.h"
-#include "catalog/pfm_source.h"
-#include "catalog/sysfs_pmu_source.h"
-#include "catalog/tracepoint_source.h"
+#include "catalog/pfm_bridge.h"
+#include "catalog/tables.h"
 #include "pmapi.h"
 
 namespace pmapi {
@@ -74,7 +72,7 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
   // access(2), made only for such a file, tells. Otherwise it would keep every process of the
   // boot without tracepoints.
   if (LoadCatalogCache(cache_path, key, &contents) &&
-      (!contents.tracefs_root.empty() || !TracefsReadable())) {
+      (!contents.tracefs_root.empty() || !kTracepointSource.detect().empty())) {
     return std::unique_ptr<Catalog>(new Catalog(std::move(contents), Status::Ok(), true));
   }
   contents = CatalogContents();
@@ -192,17 +190,24 @@ Status Catalog::Encode(const CatalogEvent &event, perf_event_attr *attr) const {
     attr->config2 = event.encoded.config2;
     return Status::Ok();
   }
-  switch (event.source) {
-    case EventSource::kTable:
-    case EventSource::kPfm:
-    case EventSource::kSoftware:
-      return EncodePfmEvent(event.encoding, attr);
-    case EventSource::kSysfsPmu:
-      return EncodeSysfsPmuEvent(event.encoding, attr);
-    case EventSource::kTracepoint:
-      return EncodeTracepoint(index_->contents.tracefs_root, event.short_name, attr);
-  }
-  return Status(Pmapi_InvalidEvent, "event " + event.short_name + ": unknown source");
+  // Each source encodes its own events (event_sources.h); a tracepoint's short name is its
+  // encoding.
+  const EventSourceDriver *source = SourceDriver(event.source);
+  if (!source) return Status(Pmapi_InvalidEvent, "event " + event.short_name + ": unknown source");
+  return source->encode(index_->contents.tracefs_root,
+                        event.encoding.empty() ? event.short_name : event.encoding, attr);
+}
+
+bool CoreCounterCounts(CoreCounters *counters) {
+  return PfmCoreCounters(&counters->programmable, &counters->fixed);
+}
+
+Status Catalog::EncodeName(const std::string &name, perf_event_attr *attr) const {
+  if (name.empty()) return Status(Pmapi_InvalidArg, "the event name is empty");
+  if (const CatalogEvent *event = FindName(name)) return Encode(*event, attr);
+  // Not built and not added: what adding it would encode (a tracepoint created since the
+  // catalog was built, a libpfm4 string with modifiers), without taking an id.
+  return kAddedSource.encode(index_->contents.tracefs_root, name, attr);
 }
 
 }  // namespace pmapi

@@ -102,8 +102,12 @@ class Catalog {
   Status Add(const std::string &encoding, int *id) const;
 
   // Fills type, config, config1, config2 (and nothing about mode) for
-  // perf_event_open.
+  // perf_event_open, through the descriptor of the event's source (event_sources.h).
   Status Encode(const CatalogEvent &event, perf_event_attr *attr) const;
+  // The same by name, from any source: an event the catalog has (FindName), else what Add
+  // would encode for the name (a tracepoint, a libpfm4 string), without adding it or taking an
+  // id. Pmapi_InvalidEvent says what each source said.
+  Status EncodeName(const std::string &name, perf_event_attr *attr) const;
 
   // The host processor as libpfm4 describes its core PMU, for pm_info_t.proc_name.
   const std::string &proc_name() const;
@@ -131,11 +135,34 @@ class Catalog {
   Index *index_ = nullptr;
 };
 
-// Library initialization state set by pm_initialize / pm_init.
+// Library initialization state set by pm_initialize / pm_init (init_state.cpp), read with
+// atomics: any thread may ask at any time.
 // Returns true once pm_initialize(PM_CURRENT or the host type) or pm_init
 // succeeded in this process; the filter stays in force afterwards.
 bool LibraryInitialized();
 int ActiveFilter();
+
+// The status bits of a pm_initialize filter (PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT).
+constexpr int kStatusFilterMask = 7;
+
+// Records a successful initialization with this status filter; later ones replace it.
+void RecordInitialization(int status_filter);
+
+// Whether an event of `status` is listed under `status_filter`.
+bool PassesFilter(EventStatus status, int status_filter);
+
+// "verified", "unverified" or "caveat": in messages, and the first letter is pm_events_t's
+// status.
+const char *StatusWord(EventStatus status);
+
+// The counters of the core PMU libpfm4 detects here (pfm_bridge.cpp): false when libpfm4
+// fails to initialize or detects no core PMU. For front ends that describe the machine's
+// counters (perfmon's properties), so that none of them talks to libpfm4 itself.
+struct CoreCounters {
+  int programmable = 0;
+  int fixed = 0;
+};
+bool CoreCounterCounts(CoreCounters *counters);
 
 // Checks that `id` may be programmed on `counter` under the active filter and
 // encodes it: Pmapi_NoInit before initialization; Pmapi_InvalidEvent naming

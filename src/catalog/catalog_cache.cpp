@@ -2,6 +2,7 @@
 // kernel seam.
 #include "catalog/catalog_cache.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,23 +10,19 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14; older C libraries' headers lack it
-#endif
 #include <unistd.h>
 
+#include <algorithm>
 #include <string_view>
 
 #include "pmapi.h"
 
 #include "base/kernel.h"
 #include "base/settings.h"
-#include "catalog/cache_directory.h"
+#include "catalog/event_sources.h"
 #include "catalog/group_formula.h"
-#include "catalog/group_parser.h"
 #include "catalog/pfm_bridge.h"
-#include "catalog/prefault.h"
-#include "catalog/table_loader.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 namespace {
@@ -396,6 +393,87 @@ bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogC
   if (!GetPayload(&body, &restored)) return false;
   *contents = std::move(restored);
   return true;
+}
+
+// ---- The contents a file must hold ----------------------------------------------------
+
+bool ContentsConsistent(const CatalogContents &contents) {
+  const std::vector<CatalogEvent> &events = contents.events;
+  std::vector<bool> covered(events.size(), false);
+  auto cover = [&covered](size_t position) {
+    if (position >= covered.size() || covered[position]) return false;
+    covered[position] = true;
+    return true;
+  };
+  int previous = kFirstTableId - 1;
+  for (size_t i = 0; i < contents.table_count; ++i) {
+    size_t position = contents.table_position + i;
+    if (!cover(position)) return false;
+    int id = events[position].id;
+    if (id <= previous || id > kLastTableId) return false;
+    previous = id;
+  }
+  for (const IdRange &range : contents.ranges) {
+    if (range.first_id <= kLastTableId) return false;
+    for (size_t k = 0; k < range.count; ++k) {
+      if (!cover(range.first_position + k)) return false;
+      long long expected = static_cast<long long>(range.first_id) + static_cast<long long>(k);
+      if (events[range.first_position + k].id != expected) return false;
+    }
+  }
+  // Ids of different ranges must not overlap, or an id would name two events.
+  std::vector<IdRange> by_id = contents.ranges;
+  std::sort(by_id.begin(), by_id.end(),
+            [](const IdRange &a, const IdRange &b) { return a.first_id < b.first_id; });
+  for (size_t i = 1; i < by_id.size(); ++i) {
+    long long end =
+        static_cast<long long>(by_id[i - 1].first_id) + static_cast<long long>(by_id[i - 1].count);
+    if (end > by_id[i].first_id) return false;
+  }
+  for (bool is_covered : covered) {
+    if (!is_covered) return false;
+  }
+  return true;
+}
+
+// ---- Where the file lives --------------------------------------------------------------
+
+CacheDirectoryInputs CurrentCacheDirectoryInputs() {
+  CacheDirectoryInputs inputs;
+  inputs.euid = geteuid();
+  // The settings' strings stay valid until exit (settings.h).
+  const Settings &settings = CurrentSettings();
+  if (!settings.runtime_dir.empty()) inputs.runtime_dir = settings.runtime_dir.c_str();
+  inputs.login_dir = "/run/user/" + std::to_string(inputs.euid);
+  if (!settings.temp_dir.empty()) inputs.temp_dir = settings.temp_dir.c_str();
+  return inputs;
+}
+
+bool PrivateDirectory(const std::string &path, uid_t euid) {
+  struct stat info;
+  if (lstat(path.c_str(), &info) != 0) return false;
+  return S_ISDIR(info.st_mode) && info.st_uid == euid && (info.st_mode & 077) == 0;
+}
+
+std::string ChooseCacheDirectory(const CacheDirectoryInputs &inputs, bool *own_directory) {
+  if (own_directory) *own_directory = false;
+  // The XDG base-directory rules: a relative path is to be ignored. The runtime directory is
+  // the login manager's promise of a private one, so it is taken as it is.
+  if (inputs.runtime_dir && inputs.runtime_dir[0] == '/') return inputs.runtime_dir;
+  struct stat info;
+  if (stat(inputs.login_dir.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return inputs.login_dir;
+  const std::string temp =
+      inputs.temp_dir && inputs.temp_dir[0] == '/' ? inputs.temp_dir : std::string("/tmp");
+  const std::string own = temp + "/libpmapi-" + std::to_string(inputs.euid);
+  // Checked before it is made, so that a hit costs one lstat. mkdir fails on anything already
+  // at the path, a link included, and never changes what is there; the umask may only narrow
+  // 0700. In a sticky /tmp nobody else can rename or remove the directory once it is checked.
+  if (!PrivateDirectory(own, inputs.euid)) {
+    if (mkdir(own.c_str(), 0700) != 0 && errno != EEXIST) return "";
+    if (!PrivateDirectory(own, inputs.euid)) return "";
+  }
+  if (own_directory) *own_directory = true;
+  return own;
 }
 
 }  // namespace pmapi

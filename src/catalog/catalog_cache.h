@@ -1,4 +1,4 @@
-// The catalog cache: one file per user in a private directory (cache_directory.h) holding the
+// The catalog cache: one file per user in a private directory (ChooseCacheDirectory) holding the
 // catalog the sources gave the first process, so that later ones restore it instead of initializing
 // libpfm4, reading tracefs and probing the kernel again (docs/catalog.md, "The catalog cache").
 //
@@ -26,6 +26,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -39,7 +40,7 @@ namespace pmapi {
 extern const char kCatalogBuildConstant[];
 
 // The cache file this process uses, or "" for none: "libpmapi-catalog-<euid>.bin" in the
-// directory cache_directory.h chooses ($XDG_RUNTIME_DIR, else /run/user/<euid>, else a private
+// directory ChooseCacheDirectory chooses ($XDG_RUNTIME_DIR, else /run/user/<euid>, else a private
 // $TMPDIR/libpmapi-<euid>). None when PMAPI_NO_CACHE is set (to anything but "" or "0"),
 // in setuid/setgid programs (they must not trust a file the caller's environment names), and
 // when the catalog's contents would depend on more of the environment than the key says:
@@ -71,5 +72,40 @@ bool DeserializeCatalog(std::string_view bytes, const std::string &key, CatalogC
 // The file's checksum: a fast 64-bit hash of bytes, eight at a time. Not cryptographic: it
 // guards against accidents (a torn write, a flipped bit), not against someone forging a file.
 uint64_t Hash64(std::string_view bytes, uint64_t seed = 0);
+
+// ---- Where the file lives ----------------------------------------------------------------
+// Where the catalog cache file lives: a directory only this user can write, local to the
+// machine, chosen the way tmux and ssh-agent choose theirs (docs/catalog.md, "The catalog
+// cache"):
+//   1. $XDG_RUNTIME_DIR, when it is an absolute path (the login manager's per-user tmpfs);
+//   2. else /run/user/<euid>, when it exists (the directory the login manager would have named);
+//   3. else a private directory of the library's own, $TMPDIR/libpmapi-<euid> (/tmp when TMPDIR
+//      is unset or relative), made with mode 0700 when absent. It is used only when lstat(2)
+//      shows a real directory (not a link) owned by the effective user with no permission for
+//      group or others; anything else there -- another user's directory, a link, one made too
+//      open -- means no cache, and is neither followed nor changed.
+// Root in a container, cron and batch jobs (Slurm sets no XDG_RUNTIME_DIR) get case 3.
+
+// What the choice depends on, so that tests can name every case.
+struct CacheDirectoryInputs {
+  const char *runtime_dir = nullptr;  // $XDG_RUNTIME_DIR, or nullptr
+  std::string login_dir;              // "/run/user/<euid>"
+  const char *temp_dir = nullptr;     // $TMPDIR, or nullptr
+  uid_t euid = 0;
+};
+
+// The inputs of this process: its settings (base/settings.h) and effective uid.
+CacheDirectoryInputs CurrentCacheDirectoryInputs();
+
+// The directory to keep the cache file in, or "" for none (then there is no cache). May make
+// the private directory of case 3; changes nothing else. `own` (if given) tells whether it is
+// that directory: unlike the runtime directories, it may be on a disk that keeps it across a
+// reboot, so the file's key must name the boot.
+std::string ChooseCacheDirectory(const CacheDirectoryInputs &inputs, bool *own = nullptr);
+
+// Whether the directory at `path` is one the library may keep the cache in: lstat says a
+// directory (a link is refused, not followed), owned by `euid`, mode without group or other
+// permissions.
+bool PrivateDirectory(const std::string &path, uid_t euid);
 
 }  // namespace pmapi

@@ -1,6 +1,6 @@
 // Everything a built catalog holds, as plain data: what the sources produce
-// (catalog_assembly.h), what the on-disk cache stores and restores (catalog_cache.h), and
-// what Catalog answers lookups from.
+// (AssembleCatalog, event_sources.h), what the on-disk cache stores and restores (catalog_cache.h),
+// and what Catalog answers lookups from.
 #pragma once
 
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 

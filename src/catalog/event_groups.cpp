@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/init_state.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 namespace {

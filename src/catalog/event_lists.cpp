@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/init_state.h"
 
 namespace pmapi {
 namespace {
@@ -40,44 +39,37 @@ pm_status_t Status2(EventStatus status) {
   return bits;
 }
 
-char Status1(EventStatus status) {
-  switch (status) {
-    case EventStatus::kVerified:
-      return 'v';
-    case EventStatus::kUnverified:
-      return 'u';
-    case EventStatus::kCaveat:
-      return 'c';
-  }
-  return 'u';
+char Status1(EventStatus status) { return StatusWord(status)[0]; }
+
+// One zeroed entry per listed event (one entry for none: clients may read list[0]), each
+// filled by `fill`.
+template <typename Entry, typename Fill>
+Entry *NewEntries(const std::vector<const CatalogEvent *> &order, Fill fill) {
+  Entry *array = new Entry[order.size() ? order.size() : 1]();
+  for (size_t i = 0; i < order.size(); ++i) fill(*order[i], &array[i]);
+  return array;
 }
 
 pm_events2_t *Array2(const std::vector<const CatalogEvent *> &order) {
-  pm_events2_t *array = new pm_events2_t[order.size() ? order.size() : 1]();
-  for (size_t i = 0; i < order.size(); ++i) {
-    const CatalogEvent &event = *order[i];
-    array[i].event_id = event.id;
-    array[i].status = Status2(event.status);
-    array[i].short_name = Text(event.short_name);
-    array[i].long_name = LongName(event);
-    array[i].description = Text(event.description);
-    array[i].reserved = 0;
-  }
-  return array;
+  return NewEntries<pm_events2_t>(order, [](const CatalogEvent &event, pm_events2_t *entry) {
+    entry->event_id = event.id;
+    entry->status = Status2(event.status);
+    entry->short_name = Text(event.short_name);
+    entry->long_name = LongName(event);
+    entry->description = Text(event.description);
+    entry->reserved = 0;
+  });
 }
 
 pm_events_t *Array1(const std::vector<const CatalogEvent *> &order) {
-  pm_events_t *array = new pm_events_t[order.size() ? order.size() : 1]();
-  for (size_t i = 0; i < order.size(); ++i) {
-    const CatalogEvent &event = *order[i];
-    array[i].event_id = event.id;
-    array[i].status = Status1(event.status);
-    array[i].threshold = 'n';  // no event is thresholdable on Linux
-    array[i].short_name = Text(event.short_name);
-    array[i].long_name = LongName(event);
-    array[i].description = Text(event.description);
-  }
-  return array;
+  return NewEntries<pm_events_t>(order, [](const CatalogEvent &event, pm_events_t *entry) {
+    entry->event_id = event.id;
+    entry->status = Status1(event.status);
+    entry->threshold = 'n';  // no event is thresholdable on Linux
+    entry->short_name = Text(event.short_name);
+    entry->long_name = LongName(event);
+    entry->description = Text(event.description);
+  });
 }
 
 template <typename Lists, typename MakeArray>

@@ -1,7 +1,7 @@
 // Loading the group tables and resolving their members against the event catalog.
 #include "catalog/group_catalog.h"
 
-#include "catalog/group_loader.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "base/status.h"
 #include "catalog/catalog.h"
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 
 namespace pmapi {
 

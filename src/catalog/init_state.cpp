@@ -1,8 +1,8 @@
 // Initialization state and the event check every set_program call makes.
-#include "catalog/init_state.h"
+#include "catalog/catalog.h"
 
-#include "catalog/arm_pmu_events.h"
-#include "catalog/text_fields.h"
+#include "catalog/event_sources.h"
+#include "catalog/tables.h"
 
 #include <stdio.h>
 
@@ -19,6 +19,8 @@ namespace {
 std::atomic<int> g_status_filter{0};
 std::atomic<bool> g_initialized{false};
 
+}  // namespace
+
 const char *StatusWord(EventStatus status) {
   switch (status) {
     case EventStatus::kVerified:
@@ -30,8 +32,6 @@ const char *StatusWord(EventStatus status) {
   }
   return "unknown";
 }
-
-}  // namespace
 
 void RecordInitialization(int status_filter) {
   g_status_filter.store(status_filter & kStatusFilterMask, std::memory_order_release);
@@ -76,7 +76,7 @@ Status ResolveEventForCounter(int id, int counter, perf_event_attr *attr,
     }
     return Status(Pmapi_InvalidEvent, detail);
   }
-  // The kernel would open it and count 0 (arm_pmu_events.h): refused here instead.
+  // The kernel would open it and count 0 (JudgeArmEvent, event_sources.h): refused here instead.
   std::string lacks;
   if (PmuLacksEvent(*found, &lacks)) {
     return Status(Pmapi_NoHardware, "event " + found->short_name + " on counter " +

@@ -87,11 +87,48 @@ std::string BuildIdOfObjectContaining(const void *address) {
   return search.build_id;
 }
 
+// libpfm4's description of PMU `pmu`: PFM_SUCCESS or its error.
+int PmuInfo(int pmu, pfm_pmu_info_t *info) {
+  memset(info, 0, sizeof *info);
+  info->size = sizeof *info;
+  return pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), info);
+}
+
+// Appends the events of the PMU `info` describes, each marked with `pmu_index`.
+void AppendEventsOfPmu(const pfm_pmu_info_t &info, int pmu_index, std::vector<PfmEvent> *events) {
+  for (int event = info.first_event; event != -1; event = pfm_get_event_next(event)) {
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    if (pfm_get_event_info(event, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS) continue;
+    PfmEvent entry;
+    entry.pmu_index = pmu_index;
+    entry.name = einfo.name;
+    if (einfo.equiv) entry.equiv = einfo.equiv;
+    if (einfo.desc) entry.desc = einfo.desc;
+    entry.code = einfo.code;
+    events->push_back(std::move(entry));
+  }
+}
+
 }  // namespace
 
 std::string PfmInitialize() {
   std::call_once(g_pfm_once, [] { g_pfm_result = pfm_initialize(); });
   return g_pfm_result == PFM_SUCCESS ? "" : pfm_strerror(g_pfm_result);
+}
+
+bool PfmCoreCounters(int *programmable, int *fixed) {
+  if (!PfmInitialize().empty()) return false;
+  for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; ++pmu) {
+    pfm_pmu_info_t info;
+    if (PmuInfo(pmu, &info) != PFM_SUCCESS || !info.is_present) continue;
+    if (info.type != PFM_PMU_TYPE_CORE) continue;
+    *programmable = info.num_cntrs;
+    *fixed = info.num_fixed_cntrs;
+    return true;
+  }
+  return false;
 }
 
 void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
@@ -101,25 +138,11 @@ void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events) {
   // the rest.
   for (int pmu = 0; pmu < PFM_PMU_MAX; ++pmu) {
     pfm_pmu_info_t info;
-    memset(&info, 0, sizeof info);
-    info.size = sizeof info;
-    if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &info) != PFM_SUCCESS) continue;
+    if (PmuInfo(pmu, &info) != PFM_SUCCESS) continue;
     if (!info.is_present || pmu == PFM_PMU_PERF_EVENT_RAW) continue;
     int pmu_index = static_cast<int>(pmus->size());
     pmus->push_back(PfmPmu{info.name, info.desc ? info.desc : "", info.type == PFM_PMU_TYPE_CORE});
-    for (int event = info.first_event; event != -1; event = pfm_get_event_next(event)) {
-      pfm_event_info_t einfo;
-      memset(&einfo, 0, sizeof einfo);
-      einfo.size = sizeof einfo;
-      if (pfm_get_event_info(event, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS) continue;
-      PfmEvent entry;
-      entry.pmu_index = pmu_index;
-      entry.name = einfo.name;
-      if (einfo.equiv) entry.equiv = einfo.equiv;
-      if (einfo.desc) entry.desc = einfo.desc;
-      entry.code = einfo.code;
-      events->push_back(std::move(entry));
-    }
+    AppendEventsOfPmu(info, pmu_index, events);
   }
 }
 
@@ -129,27 +152,14 @@ std::string PfmEventsOfPmu(int pmu, PfmPmu *info, bool *present, std::vector<Pfm
   if (!init_error.empty()) return "libpfm4 failed to initialize: " + init_error;
   if (pmu <= PFM_PMU_NONE || pmu >= PFM_PMU_MAX) return "libpfm4 has no such PMU";
   pfm_pmu_info_t pinfo;
-  memset(&pinfo, 0, sizeof pinfo);
-  pinfo.size = sizeof pinfo;
-  int result = pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &pinfo);
+  int result = PmuInfo(pmu, &pinfo);
   if (result != PFM_SUCCESS) {
     return std::string("this libpfm4 has no tables for it (") + pfm_strerror(result) + ")";
   }
   *present = pinfo.is_present;
   *info = PfmPmu{pinfo.name ? pinfo.name : "", pinfo.desc ? pinfo.desc : "",
                  pinfo.type == PFM_PMU_TYPE_CORE};
-  for (int event = pinfo.first_event; event != -1; event = pfm_get_event_next(event)) {
-    pfm_event_info_t einfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(event, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS) continue;
-    PfmEvent entry;
-    entry.name = einfo.name;
-    if (einfo.equiv) entry.equiv = einfo.equiv;
-    if (einfo.desc) entry.desc = einfo.desc;
-    entry.code = einfo.code;
-    events->push_back(std::move(entry));
-  }
+  AppendEventsOfPmu(pinfo, 0, events);
   if (events->empty()) return "libpfm4 lists no events for it";
   return "";
 }

@@ -34,6 +34,10 @@ struct PfmEncoding {
 // libpfm4's error text.
 std::string PfmInitialize();
 
+// The general-purpose and fixed counters of the first core PMU libpfm4 detects; false when it
+// fails to initialize or detects none (Catalog's CoreCounterCounts).
+bool PfmCoreCounters(int *programmable, int *fixed);
+
 // The PMUs libpfm4 detected and their events, in libpfm4's enumeration order. The raw-code
 // pseudo PMU "perf_raw" is left out: its one "event" is a syntax for raw codes, not an event.
 void PfmEnumerate(std::vector<PfmPmu> *pmus, std::vector<PfmEvent> *events);

@@ -1,10 +1,10 @@
-// Turning libpfm4's view into catalog events, with statuses from class probes.
-#include "catalog/pfm_source.h"
-
+// Three sources that libpfm4 encodes: the curated tables (each record's first libpfm4 string
+// that encodes here), every event of the PMUs libpfm4 detects, and the kernel software events
+// its "perf" PMU names. Statuses come from class probes.
 #include <errno.h>
 #include <string.h>
 
-#include "catalog/id_ranges.h"
+#include "catalog/event_sources.h"
 #include "pmapi.h"
 
 namespace pmapi {
@@ -43,8 +43,6 @@ void SetCannotEncode(const std::string &error, CatalogEvent *event) {
   AppendNote(&event->description, CannotEncodeNote(error));
 }
 
-}  // namespace
-
 Status EncodePfmEvent(const std::string &name, perf_event_attr *attr) {
   PfmEncoding encoding;
   std::string error = PfmEncode(name, &encoding);
@@ -57,6 +55,13 @@ Status EncodePfmEvent(const std::string &name, perf_event_attr *attr) {
   attr->config2 = encoding.config2;
   return Status::Ok();
 }
+
+Status EncodeWithPfm(const std::string & /*tracefs_root*/, const std::string &name,
+                     perf_event_attr *attr) {
+  return EncodePfmEvent(name, attr);
+}
+
+}  // namespace
 
 PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *> records) {
   PfmSnapshot snapshot;
@@ -96,9 +101,13 @@ PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *>
   return snapshot;
 }
 
-void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &snapshot,
-                    StatusProbe *probe, const ArmPmuEvents &arm,
-                    std::vector<CatalogEvent> *events) {
+namespace {
+
+// One event per record, ids as in the tables.
+void EnumerateTables(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  const std::vector<TableRecord> &records = scan->records;
+  const PfmSnapshot &snapshot = scan->pfm;
+  const ArmPmuEvents &arm = scan->arm;
   for (size_t i = 0; i < records.size(); ++i) {
     const TableRecord &record = records[i];
     const TableEncoding &encoding = snapshot.tables[i];
@@ -126,8 +135,12 @@ void AddTableEvents(const std::vector<TableRecord> &records, const PfmSnapshot &
   }
 }
 
-void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe, const ArmPmuEvents &arm,
-                  std::vector<CatalogEvent> *events, std::string *proc_name) {
+// Every event of every detected libpfm4 PMU, ids from kFirstPfmId; the software events of its
+// "perf" PMU among them. The description of the core PMU becomes pm_info_t.proc_name.
+void EnumeratePfm(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  const PfmSnapshot &snapshot = scan->pfm;
+  const ArmPmuEvents &arm = scan->arm;
+  std::string *proc_name = &scan->proc_name;
   for (const PfmPmu &pmu : snapshot.pmus) {
     if (pmu.is_core && proc_name->empty()) *proc_name = pmu.desc;
   }
@@ -182,5 +195,15 @@ void AddPfmEvents(const PfmSnapshot &snapshot, StatusProbe *probe, const ArmPmuE
     events->push_back(std::move(event));
   }
 }
+
+std::string DetectPfm() { return PfmInitialize(); }
+
+std::string Present() { return ""; }
+
+}  // namespace
+
+const EventSourceDriver kTableSource{"table", 0, EnumerateTables, EncodeWithPfm, Present};
+const EventSourceDriver kPfmSource{"pmu", kFirstPfmId, EnumeratePfm, EncodeWithPfm, DetectPfm};
+const EventSourceDriver kSoftwareSource{"software", kFirstPfmId, nullptr, EncodeWithPfm, DetectPfm};
 
 }  // namespace pmapi

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/init_state.h"
+#include "catalog/catalog.h"
 #include "catalog/pfm_bridge.h"
 
 namespace pmapi {

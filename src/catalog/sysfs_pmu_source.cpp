@@ -1,13 +1,14 @@
-// Listing and encoding sysfs PMU events, all reads through the kernel seam.
-#include "catalog/sysfs_pmu_source.h"
-
+// The kernel PMUs' sysfs events: listing, encoding and their source descriptor, and the ARMv8
+// PMU's declared events, by which raw ARM encodings are judged. All reads through the kernel
+// seam.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
 
 #include "base/kernel.h"
-#include "catalog/id_ranges.h"
+#include "catalog/event_sources.h"
 #include "pmapi.h"
 
 namespace pmapi {
@@ -70,6 +71,30 @@ Status PlaceTerm(const std::string &format, uint64_t value, perf_event_attr *att
   return Status::Ok();
 }
 
+// ARMv8: the event number field of the armv8_pmuv3 driver (format/event: config:0-15).
+constexpr uint64_t kEventNumberMask = 0xffff;
+// Common architectural and microarchitectural events are numbered below this; their
+// PMCEID0/1 bits say whether the processor implements each, and the kernel shows just those.
+constexpr uint64_t kCommonEventLimit = 0x40;
+constexpr const char *kLacksMarker = "(not countable here: the processor's PMU does not implement ";
+
+bool StartsWith(const std::string &text, const char *prefix) { return text.rfind(prefix, 0) == 0; }
+
+// "event=0x0008\n" -> 8; false for anything else.
+bool ParseEventTerm(const std::string &text, uint64_t *number) {
+  const std::string key = "event=";
+  if (!StartsWith(text, key.c_str())) return false;
+  char *end = nullptr;
+  *number = strtoull(text.c_str() + key.size(), &end, 0);
+  return end != text.c_str() + key.size() && (*end == '\0' || *end == '\n' || *end == ',');
+}
+
+std::string EventNumberText(uint64_t number) {
+  char text[24];
+  snprintf(text, sizeof text, "0x%02llx", static_cast<unsigned long long>(number));
+  return text;
+}
+
 }  // namespace
 
 std::vector<SysfsPmuEvents> ListSysfsPmuEvents() {
@@ -95,7 +120,12 @@ std::vector<SysfsPmuEvents> ListSysfsPmuEvents() {
   return listed;
 }
 
-Status EncodeSysfsPmuEvent(const std::string &name, perf_event_attr *attr) {
+namespace {
+
+// Encodes "<pmu>/<event>": the PMU's `type` file, the event's terms ("event=0x3c,umask=1")
+// placed into config/config1/config2 as the PMU's format/ files say.
+Status EncodeSysfsPmuEvent(const std::string & /*tracefs_root*/, const std::string &name,
+                           perf_event_attr *attr) {
   size_t slash = name.find('/');
   if (slash == std::string::npos) {
     return Status(Pmapi_InvalidEvent, "event " + name + ": not of the form pmu/event");
@@ -144,8 +174,10 @@ Status EncodeSysfsPmuEvent(const std::string &name, perf_event_attr *attr) {
   return Status::Ok();
 }
 
-void AddSysfsPmuEvents(const std::vector<SysfsPmuEvents> &pmus, StatusProbe *probe,
-                       std::vector<CatalogEvent> *events) {
+// Catalog events for the listed PMUs, ids from kFirstSysfsPmuId. One probe per PMU (its first
+// event that encodes) decides the status of all its events.
+void EnumerateSysfsPmus(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  const std::vector<SysfsPmuEvents> &pmus = scan->sysfs_pmus;
   int id = kFirstSysfsPmuId;
   for (const SysfsPmuEvents &pmu : pmus) {
     ProbeResult result;
@@ -153,7 +185,7 @@ void AddSysfsPmuEvents(const std::vector<SysfsPmuEvents> &pmus, StatusProbe *pro
     for (const std::string &name : pmu.events) {
       perf_event_attr attr;
       memset(&attr, 0, sizeof attr);
-      Status status = EncodeSysfsPmuEvent(pmu.pmu + "/" + name, &attr);
+      Status status = EncodeSysfsPmuEvent("", pmu.pmu + "/" + name, &attr);
       if (status.ok()) {
         result = probe->Accepts(attr);
         error.clear();
@@ -180,6 +212,69 @@ void AddSysfsPmuEvents(const std::vector<SysfsPmuEvents> &pmus, StatusProbe *pro
       events->push_back(std::move(event));
     }
   }
+}
+
+std::string DetectSysfsPmus() {
+  std::vector<std::string> pmus;
+  const int err = CurrentKernel().ListDirectory(kSysfsPmuRoot, &pmus);
+  return err < 0 ? std::string("cannot list ") + kSysfsPmuRoot + ": " + strerror(-err) : "";
+}
+
+}  // namespace
+
+const EventSourceDriver kSysfsPmuSource{"sysfs", kFirstSysfsPmuId, EnumerateSysfsPmus,
+                                        EncodeSysfsPmuEvent, DetectSysfsPmus};
+
+ArmPmuEvents ListArmPmuEvents(const std::vector<SysfsPmuEvents> &pmus) {
+  ArmPmuEvents arm;
+  Kernel &kernel = CurrentKernel();
+  for (const SysfsPmuEvents &pmu : pmus) {
+    if (!StartsWith(pmu.pmu, "armv8_")) continue;
+    const std::string dir = std::string(kSysfsPmuRoot) + "/" + pmu.pmu;
+    std::string text;
+    if (kernel.ReadFile(dir + "/type", &text) < 0) continue;
+    arm.types.insert(static_cast<uint32_t>(strtoul(text.c_str(), nullptr, 0)));
+    if (arm.pmu.empty()) arm.pmu = pmu.pmu;
+    for (const std::string &name : pmu.events) {
+      uint64_t number = 0;
+      if (kernel.ReadFile(dir + "/events/" + name, &text) >= 0 && ParseEventTerm(text, &number)) {
+        arm.implemented.insert(number & kEventNumberMask);
+      }
+    }
+  }
+  if (!arm.pmu.empty()) arm.types.insert(PERF_TYPE_RAW);
+  return arm;
+}
+
+void JudgeArmEvent(const ArmPmuEvents &arm, const perf_event_attr &attr, CatalogEvent *event) {
+  if (arm.pmu.empty() || event->status == EventStatus::kUnverified) return;
+  if (arm.types.count(attr.type) == 0) return;
+  const uint64_t number = attr.config & kEventNumberMask;
+  if (arm.implemented.count(number) != 0) return;
+  const std::string where = "/sys/bus/event_source/devices/" + arm.pmu + "/events";
+  if (number < kCommonEventLimit) {
+    event->status = EventStatus::kUnverified;
+    AppendNote(&event->description, std::string(kLacksMarker) + "common event " +
+                                        EventNumberText(number) +
+                                        "; its PMCEID registers leave it out of " + where +
+                                        ", and the kernel would count it as 0)");
+  } else {
+    event->status = EventStatus::kCaveat;
+    AppendNote(&event->description,
+               "(implementation-defined event " + EventNumberText(number) +
+                   ": the PMU declares only common events in " + where +
+                   ", so whether this processor implements it is not known; it counts 0 if not)");
+  }
+}
+
+bool PmuLacksEvent(const CatalogEvent &event, std::string *why) {
+  if (event.status != EventStatus::kUnverified) return false;
+  const size_t at = event.description.rfind(kLacksMarker);
+  if (at == std::string::npos) return false;
+  const size_t start = at + strlen("(not countable here: ");
+  *why = event.description.substr(start);
+  if (!why->empty() && why->back() == ')') why->pop_back();
+  return true;
 }
 
 }  // namespace pmapi

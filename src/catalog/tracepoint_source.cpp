@@ -1,29 +1,21 @@
-// Listing and encoding tracepoints, all reads through the kernel seam.
-#include "catalog/tracepoint_source.h"
-
+// The tracepoint source: the one place the catalog reads tracefs (listing, ids, whether it is
+// there at all), through the tracefs helper (base/tracefs.h).
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <algorithm>
 
 #include "base/kernel.h"
-#include "catalog/id_ranges.h"
+#include "base/tracefs.h"
+#include "catalog/event_sources.h"
 #include "pmapi.h"
 
 namespace pmapi {
-namespace {}  // namespace
-
 TracepointList ListTracepoints() {
   TracepointList list;
   std::string text;
-  for (const char *root : kTracefsRoots) {
-    if (CurrentKernel().ReadFile(std::string(root) + "/available_events", &text) == 0) {
-      list.tracefs_root = root;
-      break;
-    }
-  }
+  list.tracefs_root = FindTracefsRoot("available_events", &text);
   if (list.tracefs_root.empty()) return list;
   // One line a tracepoint: sized once, not grown ~12 times through fresh memory.
   list.names.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
@@ -41,32 +33,25 @@ TracepointList ListTracepoints() {
   return list;
 }
 
-bool TracefsReadable() {
-  for (const char *root : kTracefsRoots) {
-    if (CurrentKernel().Access(std::string(root) + "/available_events", R_OK) == 0) return true;
-  }
-  return false;
-}
+namespace {
 
+// PERF_TYPE_TRACEPOINT with config = the tracepoint's tracefs id.
 Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name,
                         perf_event_attr *attr) {
-  size_t colon = name.find(':');
-  if (tracefs_root.empty() || colon == std::string::npos) {
+  const std::string path = TracepointIdPath(tracefs_root, name);
+  if (tracefs_root.empty() || path.empty()) {
     return Status(Pmapi_InvalidEvent, "tracepoint " + name + ": tracefs is not available");
   }
-  std::string path =
-      tracefs_root + "/events/" + name.substr(0, colon) + "/" + name.substr(colon + 1) + "/id";
   std::string text;
-  int err = CurrentKernel().ReadFile(path, &text);
+  uint64_t id = 0;
+  int err = ReadTracepointId(path, &id, &text);
   if (err == -ENOENT) {
     return Status(Pmapi_InvalidEvent,
                   "tracepoint " + name + ": cannot read " + path + ": " + strerror(-err));
   }
   // Out of descriptors or memory is not a bad event: keep the code that says so.
   if (err < 0) return StatusFromFileErrno(-err, "tracepoint " + name + ": cannot read " + path);
-  char *end = nullptr;
-  unsigned long long id = strtoull(text.c_str(), &end, 10);
-  if (end == text.c_str()) {
+  if (err > 0) {
     return Status(Pmapi_InvalidEvent, "tracepoint " + name + ": bad id '" + text + "' in " + path);
   }
   attr->type = PERF_TYPE_TRACEPOINT;
@@ -76,8 +61,10 @@ Status EncodeTracepoint(const std::string &tracefs_root, const std::string &name
   return Status::Ok();
 }
 
-void AddTracepointEvents(TracepointList list, StatusProbe *probe,
-                         std::vector<CatalogEvent> *events) {
+// Catalog events for the listed tracepoints, ids from kFirstTracepointId; one class probe
+// decides all their statuses.
+void EnumerateTracepoints(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
+  TracepointList list = std::move(scan->tracepoints);
   if (list.names.empty()) return;
   ProbeResult result = probe->TracepointClass();
   EventStatus status = StatusFromProbe(result, false);
@@ -100,5 +87,17 @@ void AddTracepointEvents(TracepointList list, StatusProbe *probe,
     event.status = status;
   }
 }
+
+// Whether a tracepoint list can be read now: access(2) alone, no read.
+std::string DetectTracefs() {
+  if (!FindTracefsRoot("available_events", nullptr).empty()) return "";
+  return std::string("no readable available_events under ") + kTracefsRoots[0] + " or " +
+         kTracefsRoots[1] + " (tracefs not mounted, or not readable by this user)";
+}
+
+}  // namespace
+
+const EventSourceDriver kTracepointSource{"tracepoint", kFirstTracepointId, EnumerateTracepoints,
+                                          EncodeTracepoint, DetectTracefs};
 
 }  // namespace pmapi

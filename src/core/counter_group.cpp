@@ -256,27 +256,67 @@ Status CounterGroup::Control(unsigned long request, const char *what) const {
   return Status::Ok();
 }
 
+namespace {
+
+Status DoNotFit(size_t events, const std::string &description) {
+  return Status(
+      Pmapi_NotSchedulable,
+      {Decimal(events).c_str(), " events do not fit the counters of ", description.c_str(),
+       " together (more hardware events than counters, or another user holds "
+       "some); pm_set_program*_mx multiplexes them"});
+}
+
+// Whether the hardware events of `program` fit the counters together, tried on the calling
+// thread: another thread's group is scheduled only when that thread runs, so its own enable
+// proves nothing at set time. The same PMU counts both threads (one core type); on a machine
+// of several, a probe on a CPU of another type is never scheduled and proves nothing either
+// (it reads as fitting). Anything else that fails here (a refused open) is left to the real
+// group, which was opened already: only a pinned group the kernel could not schedule refuses.
+bool HardwareFitsOnCallingThread(const Program &program) {
+  Kernel &kernel = CurrentKernel();
+  std::vector<int> fds;
+  bool fits = true;
+  for (const ProgrammedEvent &event : program.events()) {
+    if (!OnAMachineCounter(event.attr)) continue;
+    perf_event_attr attr = event.attr;
+    attr.read_format = kReadFormat;
+    attr.inherit = 0;
+    attr.disabled = fds.empty();
+    attr.pinned = fds.empty();
+    const int fd = kernel.PerfEventOpen(attr, 0, -1, fds.empty() ? -1 : fds[0]);
+    if (fd < 0) break;
+    fds.push_back(fd);
+  }
+  if (fds.size() > 1 && kernel.Ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0) == 0) {
+    GroupReading reading(GroupReading::kToBeFilled);
+    fits = kernel.Read(fds[0], &reading, sizeof(uint64_t) * (3 + fds.size())) != 0;
+    kernel.Ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0);
+  }
+  for (size_t i = fds.size(); i-- > 0;) kernel.Close(fds[i]);
+  return fits;
+}
+
+}  // namespace
+
 Status CounterGroup::CheckSchedulable(const Program &program, const GroupTarget &target,
                                       GroupReading *after) const {
   *after = GroupReading();
-  bool hardware = false;
-  for (const ProgrammedEvent &event : program.events()) hardware |= OnAMachineCounter(event.attr);
-  // Another thread's enable waits for it to run: a read now would prove nothing.
+  size_t hardware = 0;
+  for (const ProgrammedEvent &event : program.events()) hardware += OnAMachineCounter(event.attr);
+  if (hardware == 0 || fds_.empty()) return Status::Ok();
+  // Another thread's enable waits for it to run: the same events are tried on this one.
   const bool at_once = target.pid == -1 || target.pid == static_cast<pid_t>(syscall(SYS_gettid));
-  if (!hardware || !at_once || fds_.empty()) return Status::Ok();
+  if (!at_once) {
+    if (hardware < 2 || HardwareFitsOnCallingThread(program)) return Status::Ok();
+    return DoNotFit(fds_.size(), description_);
+  }
   Status status = Enable();
   if (!status.ok()) return status;
   GroupReading reading(GroupReading::kToBeFilled);
   const ssize_t n = CurrentKernel().Read(fds_[0], &reading, read_size_);
   status = Disable();
   if (!status.ok()) return status;
-  if (n == 0) {
-    return Status(
-        Pmapi_NotSchedulable,
-        {Decimal(fds_.size()).c_str(), " events do not fit the counters of ", description_.c_str(),
-         " together (more hardware events than counters, or another user holds "
-         "some); pm_set_program*_mx multiplexes them"});
-  }
+  if (n == 0) return DoNotFit(fds_.size(), description_);
   // Read once more now that the group is off: the baseline from which later reads count.
   return Read(after);
 }

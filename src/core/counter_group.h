@@ -64,9 +64,11 @@ class CounterGroup {
   // group of more hardware events than there are counters and says so only when it tries to
   // schedule it: a pinned leader that does not fit reads 0 bytes. So a group with a hardware
   // event, on a target whose enable takes effect at once (the calling thread, or a CPU), is
-  // enabled, read and disabled here, as AIX refuses such a program when it is set;
-  // Pmapi_NotSchedulable if it did not fit. `after` receives the counts once disabled (what
-  // that moment counted), or zeros when nothing was tried: the caller's baseline.
+  // enabled, read and disabled here, as AIX refuses such a program when it is set; on another
+  // thread, whose enable waits for it to run, the same hardware events are tried as a group on
+  // the calling thread instead. Pmapi_NotSchedulable if they did not fit. `after` receives the
+  // counts once disabled (what that moment counted), or zeros when nothing was tried: the caller's
+  // baseline.
   Status CheckSchedulable(const Program &program, const GroupTarget &target,
                           GroupReading *after) const;
 

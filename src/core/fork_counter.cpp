@@ -1,24 +1,24 @@
 #include "core/fork_counter.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
 #include <string>
 
 #include "base/kernel.h"
+#include "base/tracefs.h"
 #include "core/tracepoint_anchors.h"
 
 namespace pmapi {
 
 bool ForkCounterAttr(perf_event_attr *attr) {
   for (const char *root : kTracefsRoots) {
-    std::string id;
-    const std::string path = std::string(root) + "/events/sched/sched_process_fork/id";
-    if (CurrentKernel().ReadFile(path, &id) < 0) continue;
-    char *end = nullptr;
-    const unsigned long long config = strtoull(id.c_str(), &end, 10);
-    if (end == id.c_str()) return false;
+    std::string text;
+    uint64_t config = 0;
+    const int err =
+        ReadTracepointId(TracepointIdPath(root, "sched:sched_process_fork"), &config, &text);
+    if (err < 0) continue;
+    if (err > 0) return false;
     memset(attr, 0, sizeof *attr);
     attr->size = sizeof *attr;
     attr->type = PERF_TYPE_TRACEPOINT;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "metrics.h"
 
 namespace hpm {
@@ -15,22 +16,7 @@ namespace {
 
 double Seconds(long long ns) { return static_cast<double>(ns) / 1e9; }
 
-std::string JsonString(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += static_cast<char>(ch);
-    } else if (ch < 0x20) {
-      char buf[8];
-      snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  return out + "\"";
-}
+using tools::JsonString;
 
 bool Used(const Section &s) { return s.described.load() == 2; }
 
@@ -43,12 +29,7 @@ std::string MetricText(double value) {
   return buf;
 }
 
-std::string MetricJson(double value) {
-  if (!isfinite(value)) return "null";
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.15g", value);
-  return buf;
-}
+std::string MetricJson(double value) { return tools::JsonNumber(value, 15); }
 
 void WriteMetricsText(FILE *f, const EventSet &ev, const Section &s) {
   if (ev.num_metrics == 0) return;

@@ -1,7 +1,7 @@
-// libFuzzer target: the events/*.tbl parser (src/catalog/table_parser.h) on arbitrary text, and
-// the run-time loader (table_loader.h) on a $PMAPI_EVENTS_DIR holding that text as a file.
-// The parser is held to its contract: a failure appends nothing and names the file and line; a
-// success appends records whose ids are in the table range. The loader is held to its own:
+// libFuzzer target: the events/*.tbl parser (src/catalog/tables.h) on arbitrary text, and
+// the run-time loader (src/catalog/table_loader.cpp) on a $PMAPI_EVENTS_DIR holding that text as a
+// file. The parser is held to its contract: a failure appends nothing and names the file and line;
+// a success appends records whose ids are in the table range. The loader is held to its own:
 // whatever else the directory holds (chosen by a first byte of 0..5: nothing odd, a FIFO, a link
 // to /dev/zero, a 100 GB sparse file, a directory named like a table, a dangling link; other
 // first bytes test the parser only), it returns at once, without reading the odd file, with
@@ -24,8 +24,7 @@
 #include <vector>
 
 #include "base/settings.h"
-#include "catalog/table_loader.h"
-#include "catalog/table_parser.h"
+#include "catalog/tables.h"
 #include "fuzz_repeat.h"
 #include "pmapi.h"
 

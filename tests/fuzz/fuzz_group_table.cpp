@@ -1,4 +1,4 @@
-// libFuzzer target: the groups/*.grp parser (src/catalog/group_parser.h) on arbitrary text,
+// libFuzzer target: the groups/*.grp parser (src/catalog/tables.h) on arbitrary text,
 // including every formula it compiles, which is then evaluated. A failure appends nothing and
 // names the file and line; a success gives groups of 1..MAX_COUNTERS members with ids in range.
 // The text may use the repeat notation of fuzz_repeat.h, for long lines and deep formulas.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/group_parser.h"
+#include "catalog/tables.h"
 #include "fuzz_repeat.h"
 #include "pmapi.h"
 

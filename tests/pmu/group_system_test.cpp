@@ -1,6 +1,6 @@
 // Counting groups and system-wide counting on the emulated PMU: totals of loops in several
-// threads, and one CPU's share. Other activity can only add (an interrupt's user-mode return, the
-// threads' own start and end), so these check a lower bound, exact, and a small excess.
+// threads, and one CPU's share, exact: differences of two loop lengths, the least of five runs,
+// the threads run in one order (InOneOrder, guest_support.h).
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -25,18 +25,6 @@ void LoopInThreads(uint64_t n) {
   for (std::thread &thread : running) thread.join();
 }
 
-// Within 0.1% below `exact`, and above it by no more than 0.2% plus what starting and joining
-// threads costs in user mode (a few thousand instructions each). Not exactly at least `exact`:
-// what runs around the loops is not the same in every run (a thread start takes a few hundred
-// instructions more or less, with glibc's stack cache; the pinned loop shares its CPU with
-// wake-ups), so the least of five short runs can carry more than the long runs' least. Seen:
-// 1,599,873 and 1,599,883 of 1,600,000 for the group, 399,982 of 400,000 for one CPU, in about
-// one boot in five.
-void ExpectNearAbove(long long counted, long long exact, const char *what) {
-  EXPECT_GE(counted, exact - exact / 1000) << what;
-  EXPECT_LE(counted, exact + exact / 500 + 20000) << what;
-}
-
 class GroupHardware : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(Initialize()); }
@@ -46,26 +34,23 @@ class GroupHardware : public ::testing::Test {
 TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
   pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
+  InOneOrder order;
   LeastCounts(MyGroup(), LoopInThreads, kShortLoop, 2);  // warm-up
   const Counts short_run = LeastCounts(MyGroup(), LoopInThreads, kShortLoop);
   const Counts long_run = LeastCounts(MyGroup(), LoopInThreads, kLongLoop);
   const long long exact = kThreads * kInstructionsPerIteration * (kLongLoop - kShortLoop);
   printf("group totals (_mygroup, %d threads, user): %lld and %lld, difference %lld for %lld\n",
          kThreads, short_run[0], long_run[0], long_run[0] - short_run[0], exact);
-  ExpectNearAbove(long_run[0] - short_run[0], exact, "PM_INST_CMPL");
-  ExpectNearAbove(long_run[1] - short_run[1], exact, "PM_CYC");
+  EXPECT_EQ(long_run[0] - short_run[0], exact) << "PM_INST_CMPL";
+  EXPECT_EQ(long_run[1] - short_run[1], exact) << "PM_CYC";
 }
 
 // The system-wide family counts every CPU; the loop runs pinned to the last CPU, whose own
 // count (pm_get_data_cpu, and pm_get_data_lcpu for the same logical CPU) holds it.
 TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
   ASSERT_TRUE(Initialize());
-  const int cpu = static_cast<int>(std::thread::hardware_concurrency()) - 1;
-  ASSERT_GE(cpu, 1) << "boot the guest with -smp 2 or more";
-  cpu_set_t only;
-  CPU_ZERO(&only);
-  CPU_SET(cpu, &only);
-  ASSERT_EQ(sched_setaffinity(0, sizeof only, &only), 0);
+  ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "boot the guest with -smp 2 or more";
+  InOneOrder order;  // on the last CPU
   pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("pm_set_program", 0);
   struct CpuReads {
@@ -86,7 +71,7 @@ TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
            : family == &by_lcpu ? "lcpu"
                                 : "all CPUs",
            short_run[0], long_run[0], long_run[0] - short_run[0], exact);
-    ExpectNearAbove(long_run[0] - short_run[0], exact, "PM_INST_CMPL");
+    EXPECT_EQ(long_run[0] - short_run[0], exact) << "PM_INST_CMPL";
   }
   pm_delete_program();
 }

@@ -83,6 +83,16 @@ std::string PfmTable() {
   return "";
 }
 
+InOneOrder::InOneOrder() {
+  sched_getparam(0, &saved_param_);
+  saved_policy_ = sched_getscheduler(0);
+  sched_param fifo = {};
+  fifo.sched_priority = 1;
+  EXPECT_EQ(sched_setscheduler(0, SCHED_FIFO, &fifo), 0) << "SCHED_FIFO needs root";
+}
+
+InOneOrder::~InOneOrder() { sched_setscheduler(0, saved_policy_, &saved_param_); }
+
 std::string RunCommand(const std::string &command) {
   std::string output;
   FILE *pipe = popen((command + " 2>&1").c_str(), "r");

@@ -138,8 +138,8 @@ system)
   ;;
 auto)
   # More events than one program's 8 counters, without -T: pmcount makes even sets and they
-  # take turns every 10 ms, as perf stat lets the kernel multiplex. The getppid burst falls
-  # mid-slice, so its set saw all N calls or none.
+  # take turns every 10 ms, as perf stat lets the kernel multiplex. The getppid burst usually
+  # falls mid-slice, but a loaded machine can stretch it across a turn: at most N calls seen.
   ten=task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults
   ten+=,cpu-clock,syscalls:sys_enter_getpid,syscalls:sys_enter_gettid,$ev
   status=0
@@ -156,7 +156,7 @@ auto)
     END {for (s in share) {sum += s; k++} exit !(lines == 10 && k == 2 && sum > 99.97 && sum < 100.03)}' \
     "$work/csv"
   "$pmcount" --json -e $ten -- "$workload" 10 "$n" 300 2>"$work/json"
-  check "--json: sets 1 and 2 of 5, fractions adding up to 1, estimates raw / fraction, getppid 0 or $n" \
+  check "--json: sets 1 and 2 of 5, fractions adding up to 1, estimates raw / fraction, getppid at most $n" \
     python3 - "$work/json" "$n" <<'PY'
 import json, sys
 report = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
@@ -170,7 +170,7 @@ ok = ok and abs(sum(fractions.values()) - 1) < 1e-9
 for c in counters:
     ok = ok and c["state"] == "counted" and abs(c["value"] - c["raw_value"] / c["fraction"]) <= 1
     if c["event"] == "syscalls:sys_enter_getppid":
-        ok = ok and c["raw_value"] in (0, n)
+        ok = ok and 0 <= c["raw_value"] <= n
 if not ok:
     print(json.dumps(report, indent=1))
 sys.exit(0 if ok else 1)

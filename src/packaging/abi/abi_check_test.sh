@@ -41,6 +41,7 @@ build libt.so.1 t_open t_close
 "$check" update "$work/libt.so.1" "$work/abi" >/dev/null
 expect 0 "keeps the ABI" "$check" baseline "$work/libt.so.1" "$work/abi"
 expect 0 "is public and in LIBT_1" "$check" exports "$work/libt.so.1" LIBT_1
+expect 0 "is public and in LIBT_0,LIBT_1" "$check" exports "$work/libt.so.1" LIBT_0,LIBT_1
 
 build libt.so.1 t_open t_close t_read
 expect 0 "compatible changes" "$check" baseline "$work/libt.so.1" "$work/abi"

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "option_table.h"
+
 namespace aix {
 namespace {
 
@@ -12,25 +14,6 @@ namespace {
 constexpr long kMaxInterval = 86400;
 constexpr long kMaxIntervalUs = 86400L * 1000000;
 constexpr long kMaxCount = 1000000;
-
-// The letters each tool takes, and whether each takes a value.
-// getopt's notation: a letter followed by ':' takes a value.
-const char *Flags(Tool tool) {
-  return tool == Tool::kHpmcount ? "ab:dD:e:g:Hhkm:no:s:x" : "b:dD:e:g:Hhkm:O:o:rs:TUux@:";
-}
-
-bool TakesValue(Tool tool, char flag, bool *known) {
-  const char *flags = Flags(tool);
-  for (const char *p = flags; *p; ++p) {
-    if (*p == ':') continue;
-    if (*p == flag) {
-      *known = true;
-      return p[1] == ':';
-    }
-  }
-  *known = false;
-  return false;
-}
 
 bool ParseNumber(const std::string &text, long low, long high, long *out) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
@@ -116,6 +99,61 @@ std::string Apply(char flag, const std::string &value, HpmOptions *o) {
   return "";
 }
 
+// hpmcount's and hpmstat's options, each one row (tools::OptionTable): -h lists the same rows.
+tools::OptionTable Table(Tool tool, HpmOptions *o) {
+  const bool count = tool == Tool::kHpmcount;
+  struct Row {
+    char flag;
+    const char *argument;
+    const char *help;
+  };
+  const Row rows[] = {
+      {'g', "groups",
+       "event groups by name or number (pmlist -g -1); a comma list multiplexes them"},
+      {'s', "sets", "set numbers: on Linux a set is a group, so the same as -g; 0 is every group"},
+      {'e', "events", "event names (pmlist), a libpmapi addition"},
+      {'u', nullptr, count ? nullptr : "user mode only"},
+      {'k', nullptr,
+       count ? "count kernel mode too (the default is user mode only)"
+             : "kernel mode only (default: both)"},
+      {'H', nullptr, "count hypervisor mode too (not separable on Linux: said in the output)"},
+      {'D', "metrics", "only these derived metrics"},
+      {'m', "groups", "the metrics of these groups"},
+      {'d', nullptr, "per-set details (counting time of each multiplexed group)"},
+      {'x', nullptr, "show each derived metric's formula"},
+      {'o', "file",
+       count ? "write to file_<MP_CHILD or 0000>.<pid> instead of standard output"
+             : "write to file instead of standard output"},
+      {'n', nullptr,
+       count ? "no report on standard output (the HPM Toolkit's flag; -o still writes)" : nullptr},
+      {'b', "base", "time, purr or spurr (the last two are the wall clock on Linux)"},
+      {'a', nullptr,
+       count ? "one report over a parallel job's tasks: HPM_LOG_DIR/hpm_log.<job>" : nullptr},
+      {'T', nullptr,
+       count ? nullptr : "prefix each report with its time stamp (seconds.microseconds)"},
+      {'U', nullptr,
+       count ? nullptr : "interval in microseconds, count until interrupted, no derived metrics"},
+      {'r', nullptr, count ? nullptr : "runlatch: not on Linux (said in the output)"},
+      {'O', "options", count ? nullptr : "tuning options: none on Linux (said in the output)"},
+      {'@', "ALL", count ? nullptr : "every workload partition: the whole machine on Linux"},
+  };
+  std::vector<tools::Option> options;
+  for (const Row &row : rows) {
+    if (!row.help) continue;  // not this tool's
+    const char flag = row.flag;
+    options.push_back({"", flag, row.argument, row.help,
+                       [o, flag](const std::string &value, const std::string &) {
+                         return Apply(flag, value, o);
+                       }});
+  }
+  options.push_back(
+      {"help", 'h', nullptr, "this text", [o](const std::string &, const std::string &) {
+         o->help = true;
+         return std::string();
+       }});
+  return tools::OptionTable(std::move(options), 14);
+}
+
 }  // namespace
 
 const char *ToolName(Tool tool) { return tool == Tool::kHpmcount ? "hpmcount" : "hpmstat"; }
@@ -125,46 +163,19 @@ std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, Hpm
   o.tool = tool;
   // hpmstat's operands are numbers, so options may come after them as well (a script writes
   // "hpmstat -U 500 -g pm_basic"); hpmcount's end at the command, which owns what follows.
-  std::vector<std::string> operands;
-  size_t i = 0;
-  for (; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg.size() < 2 || arg[0] != '-') {
-      if (tool == Tool::kHpmcount) break;
-      operands.push_back(arg);
-      continue;
-    }
-    if (arg == "--help") {
-      o.help = true;
-      continue;
-    }
-    if (arg[1] == '-') return "unknown option '" + arg + "'";
-    for (size_t k = 1; k < arg.size(); ++k) {
-      const char flag = arg[k];
-      bool known = false;
-      const bool takes = TakesValue(tool, flag, &known);
-      if (!known) return std::string("unknown option '-") + flag + "'";
-      std::string value;
-      if (takes) {
-        if (k + 1 < arg.size()) {
-          value = arg.substr(k + 1);
-        } else if (i + 1 < args.size()) {
-          value = args[++i];
-        } else {
-          return std::string("-") + flag + " needs a value";
-        }
-        k = arg.size();
-      }
-      const std::string error = Apply(flag, value, &o);
-      if (!error.empty()) return error;
-    }
-  }
+  std::vector<std::string> operands, after;
+  const tools::OptionError error =
+      Table(tool, &o).Parse(args, &after,
+                            tool == Tool::kHpmcount ? tools::OptionTable::Operands::kEndOptions
+                                                    : tools::OptionTable::Operands::kAnywhere,
+                            [&operands](const std::string &operand, const std::string &) {
+                              operands.push_back(operand);
+                              return std::string();
+                            });
+  if (error.kind == tools::OptionError::kMissingValue) return error.spelled + " needs a value";
+  if (error) return error.message;
   std::vector<std::string> rest = operands;
-  rest.insert(rest.end(), args.begin() + static_cast<long>(i), args.end());
+  rest.insert(rest.end(), after.begin(), after.end());
   if (o.help) {
     *options = o;
     return "";
@@ -193,6 +204,8 @@ std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, Hpm
 }
 
 std::string HpmUsage(Tool tool) {
+  HpmOptions unused;
+  const std::string options = Table(tool, &unused).Help();
   if (tool == Tool::kHpmcount) {
     return R"(Usage: hpmcount [-a] [-b time_base] [-d] [-D metrics] [-g event_groups] [-H] [-k]
                 [-m metrics_groups] [-o file] [-s set] [-e events] [-x] command [args]
@@ -201,20 +214,8 @@ std::string HpmUsage(Tool tool) {
 Runs command and reports its wall clock time, its resource usage (getrusage), the counts of
 the chosen events and the derived metrics of their group, in AIX's layout.
 
-  -g groups   event groups by name or number (pmlist -g -1); a comma list multiplexes them
-  -s sets     set numbers: on Linux a set is a group, so the same as -g; 0 is every group
-  -e events   event names (pmlist), a libpmapi addition
-  -k          count kernel mode too (the default is user mode only)
-  -H          count hypervisor mode too (not separable on Linux: said in the output)
-  -D metrics  only these derived metrics;  -m groups: the metrics of these groups
-  -d          per-set details (counting time of each multiplexed group)
-  -x          show each derived metric's formula
-  -o file     write to file_<MP_CHILD or 0000>.<pid> instead of standard output
-  -n          no report on standard output (the HPM Toolkit's flag; -o still writes)
-  -b base     time, purr or spurr (the last two are the wall clock on Linux)
-  -a          one report over a parallel job's tasks: HPM_LOG_DIR/hpm_log.<job>
-  -h          this text
-
+)" + options +
+           R"(
 Environment: HPM_EVENT_GROUP, HPM_EVENT_SET, HPM_PMD_GROUP, and a libHPM_events file in the
 working directory choose the events when no option does. More in hpmcount(1) and
 )" PMAPI_DOC_DIR R"(/tools.md ("Coming from AIX").
@@ -228,15 +229,7 @@ working directory choose the events when no option does. More in hpmcount(1) and
 Counts the whole machine (root only) for count intervals of interval seconds (default 1 1)
 and reports each interval's counts and derived metrics in AIX's layout.
 
-  -g, -s, -e, -D, -m, -d, -x, -b, -H   as for hpmcount(1)
-  -u          user mode only;  -k: kernel mode only (default: both)
-  -o file     write to file instead of standard output
-  -T          prefix each report with its time stamp (seconds.microseconds)
-  -U          interval in microseconds, count until interrupted, no derived metrics
-  -r          runlatch: not on Linux (said in the output)
-  -@ ALL      every workload partition: the whole machine on Linux
-  -h          this text
-)";
+)" + options;
 }
 
 }  // namespace aix

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <sys/time.h>
 
-#include <fstream>
 #include <memory>
 
 #include "aggregation.h"
@@ -13,6 +12,7 @@
 #include "destination.h"
 #include "options.h"
 #include "set_results.h"
+#include "topology/cpu_map.h"
 
 namespace aix {
 namespace {
@@ -22,13 +22,11 @@ constexpr int kFailed = 125;
 
 using pmcount::Sample;
 
+// The topology's CPU map of the CPUs online now; empty when the kernel does not say.
 std::vector<int> OnlineCpus() {
-  std::ifstream file("/sys/devices/system/cpu/online");
-  std::string text;
-  std::getline(file, text);
-  std::vector<int> cpus;
-  if (!pmcount::ParseCpuList(text, &cpus).empty()) cpus.clear();
-  return cpus;
+  pmapi::CpuMap online;
+  if (!pmapi::CpuMap::Online(pmapi::Topology(), &online).ok()) return {};
+  return online.linux_cpus();
 }
 
 std::string RealTimeStamp() {

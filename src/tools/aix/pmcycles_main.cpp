@@ -10,6 +10,9 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "option_table.h"
 
 namespace {
 
@@ -53,37 +56,32 @@ int Usage(const char *message) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  bool decrementer = false, each = false, measured = false;
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (arg[0] != '-' || arg[1] == '\0') return Usage("takes no operands");
-    for (const char *p = arg + 1; *p; ++p) {
-      switch (*p) {
-        case 'd':
-          decrementer = true;
-          break;
-        case 'm':
-          each = true;
-          break;
-        case 'M':
-          measured = true;
-          break;
-        case 'h':
-          printf(
-              "usage: pmcycles [-d] [-m] [-M]\n"
-              "  (none)  the nominal processor clock\n"
-              "  -m      each processor's clock\n"
-              "  -M      the clock the processors run at now\n"
-              "  -d      the decrementer (none on Linux: said so)\n");
-          return 0;
-        default: {
-          char message[64];
-          snprintf(message, sizeof message, "unknown option '-%c'", *p);
-          return Usage(message);
-        }
-      }
-    }
+  bool decrementer = false, each = false, measured = false, help = false;
+  auto flag = [](bool *set) {
+    return [set](const std::string &, const std::string &) {
+      *set = true;
+      return std::string();
+    };
+  };
+  // One row per option (tools::OptionTable): -h lists the same rows.
+  const tools::OptionTable table(
+      {
+          {"", 'm', nullptr, "each processor's clock", flag(&each)},
+          {"", 'M', nullptr, "the clock the processors run at now", flag(&measured)},
+          {"", 'd', nullptr, "the decrementer (none on Linux: said so)", flag(&decrementer)},
+          {"help", 'h', nullptr, nullptr, flag(&help)},
+      },
+      10);
+  std::vector<std::string> operands;
+  const tools::OptionError error =
+      table.Parse(std::vector<std::string>(argv + 1, argv + argc), &operands);
+  if (error) return Usage(error.message.c_str());
+  if (help) {
+    printf("usage: pmcycles [-d] [-m] [-M]\n  (none)  the nominal processor clock\n%s",
+           table.Help().c_str());
+    return 0;
   }
+  if (!operands.empty()) return Usage("takes no operands");
   const double hz = pm_cycles();
   if (hz <= 0) {
     fprintf(stderr,

@@ -1,7 +1,7 @@
 // hpmcount -a: one report over a parallel job's tasks, as AIX's hpmcount writes
 // HPM_LOG_DIR/hpm_log.<partition> under POE. hpmcount has no MPI of its own: each task leaves
 // its counts in the directory the tasks share, and the task that completes the set sums them
-// with the MPI layer's cross-rank summary (src/mpi/cross_rank_summary.h).
+// with the MPI layer's cross-rank summary (src/report/cross_rank_summary.h).
 #pragma once
 
 #include <string>

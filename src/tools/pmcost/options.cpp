@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "option_table.h"
+
 namespace {
 
 std::vector<std::string> SplitCommas(const char *list) {
@@ -22,55 +24,73 @@ std::vector<std::string> SplitCommas(const char *list) {
   return names;
 }
 
+// pmcost's options, each one row (tools::OptionTable): --help lists the same rows.
+tools::OptionTable Table(Options *options) {
+  return tools::OptionTable(
+      {
+          {"", 'n', "N",
+           "timed calls per row (default 10000); pm_initialize is timed in\n"
+           "min(N, 20) freshly started processes",
+           [options](const std::string &value, const std::string &) -> std::string {
+             char *end = nullptr;
+             options->iterations = strtol(value.c_str(), &end, 10);
+             if (value.empty() || *end != '\0' || options->iterations < 1) {
+               return "-n wants a positive number, not '" + value + "'";
+             }
+             return "";
+           }},
+          {"", 'e', "LIST",
+           "catalog short names, one per counter, comma-separated\n"
+           "(default task-clock,page-faults,context-switches,cpu-migrations;\n"
+           "pmlist or pm_initialize lists the names)",
+           [options](const std::string &value, const std::string &) -> std::string {
+             options->events = SplitCommas(value.c_str());
+             if (options->events.empty() || options->events.size() > MAX_COUNTERS) {
+               return "-e wants 1 to " + std::to_string(MAX_COUNTERS) + " event names";
+             }
+             return "";
+           }},
+          {"help", 'h', nullptr, "this text",
+           [options](const std::string &, const std::string &) {
+             options->help = true;
+             return std::string();
+           }},
+      },
+      14);
+}
+
 }  // namespace
 
 void PrintUsage(const char *program) {
+  Options unused;
   printf(
       "Usage: %s [-n ITERATIONS] [-e EVENT[,EVENT...]]\n"
       "\n"
       "Measures what each libpmapi call costs on this machine and prints the\n"
       "minimum, median and 99th percentile in nanoseconds.\n"
       "\n"
-      "  -n N        timed calls per row (default 10000); pm_initialize is timed in\n"
-      "              min(N, 20) freshly started processes\n"
-      "  -e LIST     catalog short names, one per counter, comma-separated\n"
-      "              (default task-clock,page-faults,context-switches,cpu-migrations;\n"
-      "              pmlist or pm_initialize lists the names)\n"
-      "  -h, --help  this text\n"
+      "%s"
       "\n"
       "Rows: pm_get_data_mythread, pm_start_mythread+pm_stop_mythread,\n"
       "pm_reset_data_mythread, pm_set_program_mythread+pm_delete_program_mythread,\n"
       "pm_get_data (system-wide: needs root or CAP_PERFMON), pm_initialize.\n"
       "Each sample is one call bracketed by two CLOCK_MONOTONIC reads, so it\n"
       "includes one clock read (tens of nanoseconds).\n",
-      program);
+      program, Table(&unused).Help().c_str());
 }
 
 bool ParseOptions(int argc, char **argv, Options *options) {
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      options->help = true;
-    } else if ((strcmp(arg, "-n") == 0 || strcmp(arg, "-e") == 0) && i + 1 < argc) {
-      const char *value = argv[++i];
-      if (arg[1] == 'n') {
-        char *end = nullptr;
-        options->iterations = strtol(value, &end, 10);
-        if (*value == '\0' || *end != '\0' || options->iterations < 1) {
-          fprintf(stderr, "pmcost: -n wants a positive number, not '%s'\n", value);
-          return false;
-        }
-      } else {
-        options->events = SplitCommas(value);
-        if (options->events.empty() || options->events.size() > MAX_COUNTERS) {
-          fprintf(stderr, "pmcost: -e wants 1 to %d event names\n", MAX_COUNTERS);
-          return false;
-        }
-      }
-    } else {
-      fprintf(stderr, "pmcost: unknown or incomplete argument '%s' (try --help)\n", arg);
-      return false;
-    }
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> rest;
+  const tools::OptionError error = Table(options).Parse(args, &rest);
+  if (error.kind == tools::OptionError::kHandler) {
+    fprintf(stderr, "pmcost: %s\n", error.message.c_str());
+    return false;
+  }
+  const std::string wrong = error ? error.spelled : rest.empty() ? "" : rest[0];
+  if (!wrong.empty()) {
+    fprintf(stderr, "pmcost: unknown or incomplete argument '%s' (try --help)\n", wrong.c_str());
+    return false;
   }
   return true;
 }

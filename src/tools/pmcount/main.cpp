@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 
 #include "attach_targets.h"
@@ -26,6 +25,7 @@
 #include "printer.h"
 #include "session.h"
 #include "timeline_printer.h"
+#include "topology/cpu_map.h"
 
 namespace pmcount {
 namespace {
@@ -43,13 +43,12 @@ int Failure(const std::string &message) {
   return kFailed;
 }
 
+// The topology's CPU map of the CPUs online now (ascending Linux numbers); empty when the
+// kernel does not say.
 std::vector<int> OnlineCpus() {
-  std::ifstream file("/sys/devices/system/cpu/online");
-  std::string text;
-  std::getline(file, text);
-  std::vector<int> cpus;
-  if (!ParseCpuList(text, &cpus).empty()) cpus.clear();
-  return cpus;
+  pmapi::CpuMap online;
+  if (!pmapi::CpuMap::Online(pmapi::Topology(), &online).ok()) return {};
+  return online.linux_cpus();
 }
 
 // -C against the online CPUs; fills the reported CPUs and their places.

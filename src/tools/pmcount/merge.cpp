@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "cross_rank_summary.h"
+#include "csv.h"
 
 namespace pmcount {
 namespace {
@@ -17,16 +18,8 @@ namespace {
 using pmapi_mpi::EventSet;
 using pmapi_mpi::RankCounts;
 
-std::vector<std::string> Split(const std::string &line, char separator) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t at = line.find(separator, start);
-    fields.push_back(line.substr(start, at == std::string::npos ? at : at - start));
-    if (at == std::string::npos) return fields;
-    start = at + 1;
-  }
-}
+// The kit's CSV reader: pmcount's fields are never quoted, a quoted one reads as written.
+using tools::CsvSplit;
 
 // The rank a file is for: the last number in its name (counts.12.csv is rank 12), so that
 // the shell's sorting (10 before 2) does not matter; -1 when the name has none.
@@ -91,12 +84,12 @@ std::string ReadFile(const std::string &path, FileCounts *counts) {
     if (line.empty()) continue;
     char separator = ',';
     for (char candidate : {',', ';', '\t'}) {
-      if (Split(line, candidate).size() >= 7) {
+      if (CsvSplit(line, candidate).size() >= 7) {
         separator = candidate;
         break;
       }
     }
-    std::vector<std::string> fields = Split(line, separator);
+    std::vector<std::string> fields = CsvSplit(line, separator);
     // After -I --summary perf's format marks the totals "summary", right-aligned.
     if (fields.size() == 8 && fields[0].find_first_not_of(' ') != std::string::npos &&
         fields[0].substr(fields[0].find_first_not_of(' ')) == "summary") {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "option_table.h"
+
 namespace pmcount {
 namespace {
 
@@ -22,89 +24,23 @@ enum class Id {
   kEvent,
   kGroup,
   kMultiplex,
-  kUser,
-  kKernel,
-  kAllCpus,
   kCpu,
   kPerCpu,
   kPerCore,
   kPerSocket,
-  kStats,
   kInterval,
   kRepeat,
   kTime,
   kPid,
   kTid,
-  kPerThread,
   kIntervalCount,
   kDelay,
   kSeparator,
   kJson,
   kPerfJson,
-  kSummary,
   kOutput,
-  kTimeline,
-  kHelp,
-  kVersion
+  kTimeline
 };
-
-struct Spec {
-  char short_name;  // 0: none
-  const char *long_name;
-  bool takes_value;
-  Id id;
-};
-
-constexpr Spec kSpecs[] = {
-    {'e', "event", true, Id::kEvent},
-    {'g', "group", true, Id::kGroup},
-    {'T', "multiplex", true, Id::kMultiplex},
-    {'u', "user", false, Id::kUser},
-    {'k', "kernel", false, Id::kKernel},
-    {'a', "all-cpus", false, Id::kAllCpus},
-    {'C', "cpu", true, Id::kCpu},
-    {'A', "no-aggr", false, Id::kPerCpu},
-    {0, "per-cpu", false, Id::kPerCpu},
-    {0, "per-core", false, Id::kPerCore},
-    {0, "per-socket", false, Id::kPerSocket},
-    {0, "stats", false, Id::kStats},
-    {'I', "interval", true, Id::kInterval},
-    {'r', "repeat", true, Id::kRepeat},
-    {0, "duration", true, Id::kTime},
-    {0, "time", true, Id::kTime},  // the name of --duration before -t became perf's
-    {'p', "pid", true, Id::kPid},
-    {'t', "tid", true, Id::kTid},
-    {0, "per-thread", false, Id::kPerThread},
-    {0, "interval-count", true, Id::kIntervalCount},
-    {'D', "delay", true, Id::kDelay},
-    {'x', "field-separator", true, Id::kSeparator},
-    {0, "json", false, Id::kJson},
-    {'j', "json-output", false, Id::kPerfJson},
-    {0, "summary", false, Id::kSummary},
-    {'o', "output", true, Id::kOutput},
-    {0, "timeline", true, Id::kTimeline},
-    {'h', "help", false, Id::kHelp},
-    {0, "version", false, Id::kVersion},
-};
-
-const Spec *FindShort(char c) {
-  for (const Spec &spec : kSpecs) {
-    if (spec.short_name == c) return &spec;
-  }
-  return nullptr;
-}
-
-const Spec *FindLong(const std::string &name) {
-  for (const Spec &spec : kSpecs) {
-    if (name == spec.long_name) return &spec;
-  }
-  return nullptr;
-}
-
-// The spec of an option as spelled ("-x", "--json").
-const Spec *FindSpelled(const std::string &spelled) {
-  return spelled.size() == 2 ? FindShort(spelled[1]) : FindLong(spelled.substr(2));
-}
 
 std::string Quoted(const std::string &text) { return "'" + text + "'"; }
 
@@ -162,9 +98,8 @@ const char *AggregationOption(Aggregation aggregation) {
 }
 
 // Applies one option. Returns "" or what is wrong.
-std::string Apply(const Spec &spec, const std::string &value, const std::string &spelled,
-                  Options *o) {
-  switch (spec.id) {
+std::string Apply(Id id, const std::string &value, const std::string &spelled, Options *o) {
+  switch (id) {
     case Id::kEvent:
       if (value.empty()) return "option " + spelled + " needs an event name";
       o->event_lists.push_back(value);
@@ -182,15 +117,6 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
                "turn)";
       }
       return "";
-    case Id::kUser:
-      o->user = true;
-      return "";
-    case Id::kKernel:
-      o->kernel = true;
-      return "";
-    case Id::kAllCpus:
-      o->system_wide = true;
-      return "";
     case Id::kCpu: {
       std::string error = ParseCpuList(value, &o->cpus);
       if (!error.empty()) return "bad CPU list " + Quoted(value) + " for " + spelled + ": " + error;
@@ -200,9 +126,9 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
     case Id::kPerCpu:
     case Id::kPerCore:
     case Id::kPerSocket: {
-      const Aggregation wanted = spec.id == Id::kPerCpu    ? Aggregation::kPerCpu
-                                 : spec.id == Id::kPerCore ? Aggregation::kPerCore
-                                                           : Aggregation::kPerSocket;
+      const Aggregation wanted = id == Id::kPerCpu    ? Aggregation::kPerCpu
+                                 : id == Id::kPerCore ? Aggregation::kPerCore
+                                                      : Aggregation::kPerSocket;
       if (o->aggregation != Aggregation::kTotal && o->aggregation != wanted) {
         return std::string(AggregationOption(o->aggregation)) + " and " + spelled +
                " cannot be combined: choose one way to split the counts";
@@ -210,9 +136,6 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
       o->aggregation = wanted;
       return "";
     }
-    case Id::kStats:
-      o->stats = true;
-      return "";
     case Id::kInterval:
       if (!ParseWhole(value, kMinIntervalMs, kMaxIntervalMs, &o->interval_ms)) {
         return "bad interval " + Quoted(value) + " for " + spelled +
@@ -238,22 +161,19 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
     case Id::kTid: {
       std::vector<int> ids;
       if (!ParseIdList(value, &ids)) {
-        if (spec.id == Id::kTid && ParseSeconds(value, &o->duration_s)) {
+        if (id == Id::kTid && ParseSeconds(value, &o->duration_s)) {
           return spelled + " " + value +
                  ": -t takes thread ids now, as in perf stat; for a duration in seconds, use "
                  "--duration " +
                  value;
         }
-        return "bad " + std::string(spec.id == Id::kPid ? "process" : "thread") + " id list " +
+        return "bad " + std::string(id == Id::kPid ? "process" : "thread") + " id list " +
                Quoted(value) + " for " + spelled + ": give ids such as 1234 or 1234,1240";
       }
-      std::vector<int> &list = spec.id == Id::kPid ? o->pids : o->tids;
+      std::vector<int> &list = id == Id::kPid ? o->pids : o->tids;
       list.insert(list.end(), ids.begin(), ids.end());
       return "";
     }
-    case Id::kPerThread:
-      o->per_thread = true;
-      return "";
     case Id::kIntervalCount:
       if (!ParseWhole(value, 1, 1000000000L, &o->interval_count)) {
         return "bad interval count " + Quoted(value) + " for " + spelled +
@@ -277,9 +197,6 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
     case Id::kPerfJson:
       o->format = Format::kPerfJson;
       return "";
-    case Id::kSummary:
-      o->summary = true;
-      return "";
     case Id::kOutput:
       if (value.empty()) return "option " + spelled + " needs a file name";
       o->output_path = value;
@@ -288,29 +205,30 @@ std::string Apply(const Spec &spec, const std::string &value, const std::string 
       if (value.empty()) return "option " + spelled + " needs a file name, such as counts.html";
       o->timeline_path = value;
       return "";
-    case Id::kHelp:
-      o->help = true;
-      return "";
-    case Id::kVersion:
-      o->version = true;
-      return "";
   }
   return "internal error: unhandled option " + spelled;
 }
 
-// Remembers an output format option, once per format, as the user spelled it.
-void NoteFormat(const Spec &spec, const std::string &spelled, std::vector<std::string> *formats) {
-  if (spec.id != Id::kSeparator && spec.id != Id::kJson && spec.id != Id::kPerfJson) return;
-  for (const std::string &seen : *formats) {
-    if (FindSpelled(seen)->id == spec.id) return;
+// An output format option as the user spelled it, once per format.
+struct FormatSeen {
+  Id id;
+  std::string spelled;
+};
+
+// Remembers an output format option, once per format.
+void NoteFormat(Id id, const std::string &spelled, std::vector<FormatSeen> *formats) {
+  if (id != Id::kSeparator && id != Id::kJson && id != Id::kPerfJson) return;
+  for (const FormatSeen &seen : *formats) {
+    if (seen.id == id) return;
   }
-  formats->push_back(spelled);
+  formats->push_back({id, spelled});
 }
 
 // The rules between options, checked once everything is read.
-std::string Validate(const Options &o, const std::vector<std::string> &formats) {
+std::string Validate(const Options &o, const std::vector<FormatSeen> &formats) {
   if (formats.size() > 1) {
-    return formats[0] + " and " + formats[1] + " cannot be combined: choose one output format";
+    return formats[0].spelled + " and " + formats[1].spelled +
+           " cannot be combined: choose one output format";
   }
   size_t groups = 0;
   for (const SetArgument &set : o.sets) groups += set.is_group ? 1 : 0;
@@ -382,6 +300,111 @@ std::string Validate(const Options &o, const std::vector<std::string> &formats) 
   return "";
 }
 
+// pmcount's options, each one row: --help is generated from the same rows (tools::OptionTable).
+tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
+  auto row = [o, formats](const char *long_names, char short_name, const char *argument,
+                          const char *help, Id id) {
+    return tools::Option{long_names, short_name, argument, help,
+                         [o, formats, id](const std::string &value, const std::string &spelled) {
+                           NoteFormat(id, spelled, formats);
+                           return Apply(id, value, spelled, o);
+                         }};
+  };
+  auto flag = [](const char *long_names, char short_name, const char *help, bool *field) {
+    return tools::Option{long_names, short_name, nullptr, help,
+                         [field](const std::string &, const std::string &) {
+                           *field = true;
+                           return std::string();
+                         }};
+  };
+  return tools::OptionTable({
+      tools::Text("Events:"),
+      row("event", 'e', "LIST",
+          "events to count, comma-separated: AIX mnemonics (PM_CYC), kernel\n"
+          "software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),\n"
+          "sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),\n"
+          "or the catalog ids pmlist prints; a :u or :k suffix selects the mode.\n"
+          "A wildcard ('syscalls:sys_enter_*', quoted) is every countable event\n"
+          "it matches, as `pmlist PATTERN` lists them (at most 512).\n"
+          "Past 8 events (one pmapi program) they take turns, as perf\n"
+          "multiplexes: counts are then estimates, their share (xx.xx%)\n"
+          "beside them. Repeat -e to add more. `pmlist` lists them all.",
+          Id::kEvent),
+      row("group", 'g', "NAME|ID",
+          "count an event group and its derived metrics (`pmlist -g`)\n"
+          "Default: task-clock, context-switches, cpu-migrations and\n"
+          "page-faults, plus cycles, instructions, branches and branch-misses\n"
+          "when the machine has a hardware PMU.",
+          Id::kGroup),
+      row("multiplex", 'T', "MS",
+          "multiplex: each -e list and each -g group is one event set (2 to 64,\n"
+          "numbered from 1); the sets count in turn, MS milliseconds each; the\n"
+          "count printed is the estimate (raw count x total time / the set's\n"
+          "time), with the set, its share and the raw count beside it",
+          Id::kMultiplex),
+      flag("user", 'u', "count user mode", &o->user),
+      flag("kernel", 'k', "count kernel mode (-u -k: both, the default where allowed)", &o->kernel),
+      tools::Text(""),
+      tools::Text("Targets:"),
+      flag("all-cpus", 'a', "count every CPU (needs root or CAP_PERFMON)", &o->system_wide),
+      row("cpu", 'C', "LIST", "with -a: report these CPUs only, e.g. 0-3,6", Id::kCpu),
+      row("pid", 'p', "PID[,PID]",
+          "count these running processes, every thread (until ^C, --duration,\n"
+          "they exit, or a command given after -- exits)",
+          Id::kPid),
+      row("tid", 't', "TID[,TID]",
+          "count these running threads, as perf stat -t (before, -t was\n"
+          "--duration)",
+          Id::kTid),
+      flag("per-thread", 0, "with -p or -t: one line per thread", &o->per_thread),
+      row("duration", 0, "SECONDS",
+          "with -a, -p or -t and no command: count for this long (default: until\n"
+          "^C); --time is the same",
+          Id::kTime),
+      row("time", 0, "SECONDS", nullptr, Id::kTime),  // --duration's name before -t became perf's
+      row("delay", 'D', "MS", "start counting MS milliseconds after the command starts",
+          Id::kDelay),
+      tools::Text(""),
+      tools::Text("Splitting (with -a):"),
+      row("no-aggr|per-cpu", 'A', nullptr, "one line per CPU", Id::kPerCpu),
+      row("per-core", 0, nullptr, "one line per core", Id::kPerCore),
+      row("per-socket", 0, nullptr, "one line per socket", Id::kPerSocket),
+      flag("stats", 0, "sum, min, max and average across the CPUs", &o->stats),
+      tools::Text(""),
+      tools::Text("Time:"),
+      row("interval", 'I', "MS", "print the counts of each interval of MS milliseconds (>= 10)",
+          Id::kInterval),
+      row("interval-count", 0, "N", "stop after N intervals (a command still running gets SIGTERM)",
+          Id::kIntervalCount),
+      row("timeline", 0, "FILE",
+          "with -I: also a page charting each event's count per interval\n"
+          "(self-contained HTML, viewable offline)",
+          Id::kTimeline),
+      row("repeat", 'r', "N", "run the command N times; print means and their relative spread",
+          Id::kRepeat),
+      tools::Text(""),
+      tools::Text("Output (to stderr unless -o):"),
+      row("field-separator", 'x', "SEP",
+          "perf stat's CSV, field for field (clocks in msec, a metric\n"
+          "column on each event's line)",
+          Id::kSeparator),
+      row("json-output", 'j', nullptr, "perf stat -j's JSON, one object per event and line",
+          Id::kPerfJson),
+      row("json", 0, nullptr,
+          "pmcount's own JSON: one object per interval and for the totals, with\n"
+          "the command, notes and sets (schema: pmcount-json.schema.json)",
+          Id::kJson),
+      flag("summary", 0, "with -I and -x or -j: the totals after the intervals too", &o->summary),
+      row("output", 'o', "FILE",
+          "write the counts to FILE (- for standard output); %r the MPI rank,\n"
+          "%h the host, %p the pid; .csv or .json (pmcount's own) choose the\n"
+          "format",
+          Id::kOutput),
+      flag("help", 'h', "this text", &o->help),
+      flag("version", 0, "the version", &o->version),
+  });
+}
+
 }  // namespace
 
 std::string ParseCpuList(const std::string &text, std::vector<int> *cpus) {
@@ -426,69 +449,20 @@ std::string FormatCpuList(const std::vector<int> &cpus) {
 
 std::string ParseOptions(const std::vector<std::string> &args, Options *options) {
   Options o;
-  std::vector<std::string> formats;  // the output formats asked for, as spelled
-  size_t i = 0;
-  for (; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg.size() < 2 || arg[0] != '-') break;  // the command starts here
-    if (arg[1] == '-') {
-      const size_t equals = arg.find('=');
-      const std::string name =
-          arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-      const Spec *spec = FindLong(name);
-      if (!spec) return "unknown option " + Quoted(arg);
-      std::string value;
-      if (spec->takes_value) {
-        if (equals != std::string::npos) {
-          value = arg.substr(equals + 1);
-        } else if (i + 1 < args.size()) {
-          value = args[++i];
-        } else {
-          return "option --" + name + " needs a value";
-        }
-      } else if (equals != std::string::npos) {
-        return "option --" + name + " takes no value";
-      }
-      NoteFormat(*spec, "--" + name, &formats);
-      std::string error = Apply(*spec, value, "--" + name, &o);
-      if (!error.empty()) return error;
-      continue;
-    }
-    // A bundle of short options: "-uk", "-etask-clock", "-e task-clock".
-    for (size_t k = 1; k < arg.size(); ++k) {
-      const Spec *spec = FindShort(arg[k]);
-      if (!spec) return "unknown option " + Quoted(std::string("-") + arg[k]);
-      const std::string spelled = std::string("-") + arg[k];
-      std::string value;
-      if (spec->takes_value) {
-        if (k + 1 < arg.size()) {
-          value = arg.substr(k + 1);
-        } else if (i + 1 < args.size()) {
-          value = args[++i];
-        } else {
-          return "option " + spelled + " needs a value";
-        }
-        k = arg.size();  // the value took the rest of this argument
-      }
-      NoteFormat(*spec, spelled, &formats);
-      std::string error = Apply(*spec, value, spelled, &o);
-      if (!error.empty()) return error;
-    }
-  }
-  o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  std::vector<FormatSeen> formats;  // the output formats asked for, as spelled
+  const tools::OptionError error = Table(&o, &formats).Parse(args, &o.command);
+  if (error) return error.message;
   if (!o.help && !o.version) {
-    std::string error = Validate(o, formats);
-    if (!error.empty()) return error;
+    std::string invalid = Validate(o, formats);
+    if (!invalid.empty()) return invalid;
   }
   *options = std::move(o);
   return "";
 }
 
 std::string UsageText() {
+  Options unused;
+  std::vector<FormatSeen> formats;
   return R"(Usage: pmcount [options] [--] command [args...]
        pmcount -a [-C cpus] [options] [-- command [args...] | --duration seconds]
        pmcount -p pid[,pid] | -t tid[,tid] [options] [-- command [args...] | --duration s]
@@ -497,65 +471,8 @@ std::string UsageText() {
 Counts hardware and software events, through the AIX pmapi calls, for a command and
 everything it starts (not pmcount itself), or for the whole machine with -a.
 
-Events:
-  -e, --event LIST        events to count, comma-separated: AIX mnemonics (PM_CYC), kernel
-                          software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),
-                          sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),
-                          or the catalog ids pmlist prints; a :u or :k suffix selects the mode.
-                          A wildcard ('syscalls:sys_enter_*', quoted) is every countable event
-                          it matches, as `pmlist PATTERN` lists them (at most 512).
-                          Past 8 events (one pmapi program) they take turns, as perf
-                          multiplexes: counts are then estimates, their share (xx.xx%)
-                          beside them. Repeat -e to add more. `pmlist` lists them all.
-  -g, --group NAME|ID     count an event group and its derived metrics (`pmlist -g`)
-                          Default: task-clock, context-switches, cpu-migrations and
-                          page-faults, plus cycles, instructions, branches and branch-misses
-                          when the machine has a hardware PMU.
-  -T, --multiplex MS      multiplex: each -e list and each -g group is one event set (2 to 64,
-                          numbered from 1); the sets count in turn, MS milliseconds each; the
-                          count printed is the estimate (raw count x total time / the set's
-                          time), with the set, its share and the raw count beside it
-  -u, --user              count user mode
-  -k, --kernel            count kernel mode (-u -k: both, the default where allowed)
-
-Targets:
-  -a, --all-cpus          count every CPU (needs root or CAP_PERFMON)
-  -C, --cpu LIST          with -a: report these CPUs only, e.g. 0-3,6
-  -p, --pid PID[,PID]     count these running processes, every thread (until ^C, --duration,
-                          they exit, or a command given after -- exits)
-  -t, --tid TID[,TID]     count these running threads, as perf stat -t (before, -t was
-                          --duration)
-      --per-thread        with -p or -t: one line per thread
-      --duration SECONDS  with -a, -p or -t and no command: count for this long (default: until
-                          ^C); --time is the same
-  -D, --delay MS          start counting MS milliseconds after the command starts
-
-Splitting (with -a):
-  -A, --no-aggr, --per-cpu  one line per CPU
-      --per-core          one line per core
-      --per-socket        one line per socket
-      --stats             sum, min, max and average across the CPUs
-
-Time:
-  -I, --interval MS       print the counts of each interval of MS milliseconds (>= 10)
-      --interval-count N  stop after N intervals (a command still running gets SIGTERM)
-      --timeline FILE     with -I: also a page charting each event's count per interval
-                          (self-contained HTML, viewable offline)
-  -r, --repeat N          run the command N times; print means and their relative spread
-
-Output (to stderr unless -o):
-  -x, --field-separator SEP  perf stat's CSV, field for field (clocks in msec, a metric
-                          column on each event's line)
-  -j, --json-output       perf stat -j's JSON, one object per event and line
-      --json              pmcount's own JSON: one object per interval and for the totals, with
-                          the command, notes and sets (schema: pmcount-json.schema.json)
-      --summary           with -I and -x or -j: the totals after the intervals too
-  -o, --output FILE       write the counts to FILE (- for standard output); %r the MPI rank,
-                          %h the host, %p the pid; .csv or .json (pmcount's own) choose the
-                          format
-  -h, --help              this text
-      --version           the version
-
+)" + Table(&unused, &formats).Help() +
+         R"(
 Exit status: the command's (128+N when signal N killed it), even when the counts could not
 be written afterwards (a message says so); 127 if the command was not found, 126 if it could
 not be run; 2 for a usage error; 125 when counting failed or the -o file cannot be opened

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catalog/group_catalog.h"
+#include "csv.h"
 #include "listing.h"
 
 namespace pmlist {
@@ -18,12 +19,8 @@ namespace {
 // One answer as fields, for -o c and -o x; the text layout is written per query.
 using Record = std::vector<std::pair<std::string, std::string>>;
 
-std::string Csv(const std::string &field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
-  std::string out = "\"";
-  for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+// -o c: the kit's CSV field (src/report/csv.h), quoted only when it must be.
+using tools::CsvField;
 
 std::string Xml(const std::string &field) {
   std::string out;
@@ -55,7 +52,7 @@ std::string Render(char format, const char *element, const std::vector<Record> &
     for (size_t f = 0; f < records[0].size(); ++f) out += (f ? "," : "") + records[0][f].first;
     out += "\n";
     for (const Record &record : records) {
-      for (size_t f = 0; f < record.size(); ++f) out += (f ? "," : "") + Csv(record[f].second);
+      for (size_t f = 0; f < record.size(); ++f) out += (f ? "," : "") + CsvField(record[f].second);
       out += "\n";
     }
     return out;

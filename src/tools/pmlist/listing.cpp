@@ -10,7 +10,7 @@
 #include "api/event_search.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "catalog/text_fields.h"
+#include "catalog/tables.h"
 
 namespace pmlist {
 namespace {
@@ -23,18 +23,6 @@ using pmapi::Hex;
 std::string StatusName(pm_status_t status) {
   if (status.b.verified) return "verified";
   if (status.b.caveat) return "caveat";
-  return "unverified";
-}
-
-std::string StatusName(pmapi::EventStatus status) {
-  switch (status) {
-    case pmapi::EventStatus::kVerified:
-      return "verified";
-    case pmapi::EventStatus::kCaveat:
-      return "caveat";
-    case pmapi::EventStatus::kUnverified:
-      break;
-  }
   return "unverified";
 }
 
@@ -75,6 +63,18 @@ std::string Encoding(const CatalogEvent &event) {
 }
 
 }  // namespace
+
+std::string StatusName(pmapi::EventStatus status) {
+  switch (status) {
+    case pmapi::EventStatus::kVerified:
+      return "verified";
+    case pmapi::EventStatus::kCaveat:
+      return "caveat";
+    case pmapi::EventStatus::kUnverified:
+      break;
+  }
+  return "unverified";
+}
 
 int StatusRank(const std::string &status) {
   if (status == "verified") return 0;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "options.h"
 
 namespace pmlist {
@@ -37,6 +38,9 @@ struct GroupRow {
 std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info);
 std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
                                  const pm_groups_info_t &groups);
+
+// "verified", "caveat" or "unverified": the word every listing and message uses.
+std::string StatusName(pmapi::EventStatus status);
 
 // 0 verified, 1 caveat, 2 unverified (or anything else): the listing's order.
 int StatusRank(const std::string &status);

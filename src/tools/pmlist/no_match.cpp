@@ -1,4 +1,5 @@
 #include "no_match.h"
+#include "listing.h"
 
 #include <pmapi.h>
 #include <strings.h>
@@ -19,18 +20,6 @@ using pmapi::EventQuery;
 
 constexpr size_t kMaxSuggestions = 4;
 constexpr size_t kMaxShown = 3;
-
-std::string StatusName(pmapi::EventStatus status) {
-  switch (status) {
-    case pmapi::EventStatus::kVerified:
-      return "verified";
-    case pmapi::EventStatus::kCaveat:
-      return "caveat";
-    case pmapi::EventStatus::kUnverified:
-      break;
-  }
-  return "unverified";
-}
 
 std::string OrList(const std::vector<std::string> &names) {
   std::string text;

@@ -2,6 +2,8 @@
 
 #include <pmapi.h>
 
+#include "option_table.h"
+
 namespace pmlist {
 namespace {
 
@@ -49,119 +51,169 @@ unsigned SourceBit(const std::string &name) {
   return 0;
 }
 
+// pmlist's options, each one row (tools::OptionTable): --help lists the same rows. Today's
+// listing takes long names; AIX's queries are single letters, some with an optional value.
+tools::OptionTable Table(Options *o) {
+  using Value = const std::string &;
+  // AIX's query letters, each with its argument (none for -s and -l).
+  auto query = [o](AixQuery which) {
+    return [o, which](Value value, Value spelled) -> std::string {
+      if (o->aix != AixQuery::kNone)
+        return "one AIX query at a time (-s, -g, -c, -e, -l, -D, -m, -S, -V)";
+      o->aix = which;
+      o->aix_arg = value;
+      if (which == AixQuery::kSummary || which == AixQuery::kProcessors) return "";
+      if (value.empty()) return "option " + spelled + " needs a value";
+      return "";
+    };
+  };
+  auto flag = [](bool *field) {
+    return [field](Value, Value) {
+      *field = true;
+      return std::string();
+    };
+  };
+  auto status = [o](Value list, Value) {
+    unsigned bits = 0;
+    std::string error = ParseSet(list, "status", "verified, caveat, unverified", StatusBit, &bits);
+    if (!error.empty()) return error;
+    o->status_filter = static_cast<int>(bits);
+    o->status_given = true;
+    return std::string();
+  };
+  auto run_query = query(AixQuery::kGroups);
+  auto run_summary = query(AixQuery::kSummary);
+  tools::Option aix_groups{
+      "", 'g', "-1|GROUP", "every group, or one by name or number (-g alone: --groups)",
+      [o, run_query](Value value, Value spelled) -> std::string {
+        if (value.empty()) {
+          o->groups = true;  // today's listing of every group (--groups PATTERN filters it)
+          return "";
+        }
+        return run_query(value, spelled);  // AIX: -g -1 or -g GROUP
+      }};
+  aix_groups.value_if = [](Value next) {
+    return !next.empty() && (next[0] != '-' || next == "-1");
+  };
+  tools::Option aix_summary{
+      "", 's', nullptr, "the processor summary (-s LIST, where AIX has none: --status LIST)",
+      [status, run_summary](Value value, Value spelled) {
+        return value.empty() ? run_summary(value, spelled) : status(value, spelled);
+      }};
+  aix_summary.value_if = [](Value next) {
+    unsigned bits = 0;
+    return ParseSet(next, "status", "", StatusBit, &bits).empty();
+  };
+  return tools::OptionTable({
+      tools::Text(
+          "  WORD...                 only entries that match every WORD, in any order and any "
+          "case:\n"
+          "                          a word is found in the name, long name or description; a "
+          "word\n"
+          "                          with a wildcard (* ? [...]) matches the name, or the name "
+          "after\n"
+          "                          its \"subsystem:\" or PMU, as pmcount -e takes it\n"
+          "                          (\"pmlist instructions retired\", \"pmlist "
+          "'sys_enter_getpp*'\").\n"
+          "                          Nothing matches: the closest names, and exit status 1"),
+      {"status", 0, "LIST",
+       "verified, caveat, unverified (comma-separated; default: all).\n"
+       "verified: the kernel counts it here; caveat: it counts, with a\n"
+       "difference the description states; unverified: it does not count\n"
+       "here, and the description says why",
+       status},
+      {"source", 0, "LIST", "table, pmu, software, sysfs, tracepoint (default: all)",
+       [o](Value list, Value) {
+         std::string error = ParseSet(list, "source", "table, pmu, software, sysfs, tracepoint",
+                                      SourceBit, &o->sources);
+         if (error.empty()) o->sources_given = true;
+         return error;
+       }},
+      {"groups", 0, nullptr,
+       "list the event groups instead: members and derived metrics\n"
+       "(with --status and WORDs; not with --source or -v); -g alone\n"
+       "too",
+       flag(&o->groups)},
+      {"verbose", 'v', nullptr, "also show how each event is encoded for perf_event_open",
+       flag(&o->verbose)},
+      {"json", 'j', nullptr, "one JSON document instead of the table", flag(&o->json)},
+      {"no-wrap", 0, nullptr,
+       "one line per event on a terminal too (descriptions are wrapped\n"
+       "to its width, $COLUMNS or the terminal's, only there)",
+       flag(&o->no_wrap)},
+      {"help", 'h', nullptr, "this text", flag(&o->help)},
+      tools::Text(""),
+      tools::Text("AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):"),
+      aix_summary,
+      aix_groups,
+      {"", 'c', "-1|N|N,EV", "the events of every counter, of counter N, or EV on counter N",
+       query(AixQuery::kCounters)},
+      {"", 'e', "NAME", "one event, on every counter that takes it", query(AixQuery::kEvent)},
+      {"", 'l', nullptr, "the processors this pmlist knows (this machine's)",
+       query(AixQuery::kProcessors)},
+      {"", 'D', "-1|METRIC", "the derived metrics, or one with its formula",
+       query(AixQuery::kDerived)},
+      {"", 'm', "-1|GROUP", "the derived metrics by group", query(AixQuery::kMetricGroups)},
+      {"", 'S', "-1|SET", "the sets (on Linux, the groups)", query(AixQuery::kSets)},
+      {"", 'V', "NAME", "a variable of the metric formulas", query(AixQuery::kVariables)},
+      {"", 'p', "PROCESSOR", "must name this machine's processor",
+       [o](Value value, Value) -> std::string {
+         if (value.empty()) return "option -p needs a processor";
+         o->processor = value;
+         return "";
+       }},
+      {"", 'f', "v,u,c", "status filter (verified, unverified, caveat)",
+       [o](Value list, Value) {
+         // AIX's filter letters: v verified, u unverified, c caveat.
+         unsigned bits = 0;
+         std::string error = ParseSet(list, "filter", "v, u, c", FilterBit, &bits);
+         if (error.empty()) {
+           o->status_filter = static_cast<int>(bits);
+           o->status_given = true;
+         }
+         return error;
+       }},
+      {"", 'd', nullptr, "each event's description too", flag(&o->detailed)},
+      {"", 'o', "t|c|x", "text, CSV or XML",
+       [o](Value format, Value) -> std::string {
+         if (format != "t" && format != "c" && format != "x") {
+           return "-o takes t (text), c (CSV) or x (XML); got '" + format + "'";
+         }
+         o->format = format[0];
+         return "";
+       }},
+  });
+}
+
+// What a missing value is called, option by option.
+std::string MissingValue(const std::string &spelled) {
+  if (spelled == "-p") return "option -p needs a processor";
+  if (spelled == "-o") return "option -o needs t, c or x";
+  if (spelled == "-f") return "option -f needs a filter list (v,u,c)";
+  if (spelled == "--status") return "option --status needs a status list";
+  if (spelled == "--source") return "option --source needs a source list";
+  return "option " + spelled + " needs a value";
+}
+
 }  // namespace
 
 std::string ParseOptions(const std::vector<std::string> &args, Options *options) {
   Options o;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i];
-    std::string value;
-    const bool has_value =
-        arg.size() > 2 && arg[0] == '-' && arg[1] == '-' && arg.find('=') != std::string::npos;
-    if (has_value) {
-      value = arg.substr(arg.find('=') + 1);
-      arg = arg.substr(0, arg.find('='));
+  std::vector<std::string> rest;
+  auto pattern = [&o](const std::string &arg, const std::string &) -> std::string {
+    if (arg.find_first_not_of(" \t\n") == std::string::npos) {
+      return "an empty pattern matches everything: leave it out";
     }
-    auto take_value = [&](std::string *out) -> bool {
-      if (has_value) {
-        *out = value;
-        return true;
-      }
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      return true;
-    };
-    // AIX's query letters, each with its argument.
-    auto query = [&](AixQuery which) -> std::string {
-      if (o.aix != AixQuery::kNone)
-        return "one AIX query at a time (-s, -g, -c, -e, -l, -D, -m, -S, -V)";
-      o.aix = which;
-      if (which == AixQuery::kSummary || which == AixQuery::kProcessors) return "";
-      if (!take_value(&o.aix_arg) || o.aix_arg.empty()) return "option " + arg + " needs a value";
-      return "";
-    };
-    const bool next_is_value = i + 1 < args.size() && !args[i + 1].empty() &&
-                               (args[i + 1][0] != '-' || args[i + 1] == "-1");
-    unsigned status_bits = 0;
-    const bool next_is_status =
-        i + 1 < args.size() && ParseSet(args[i + 1], "status", "", StatusBit, &status_bits).empty();
-    std::string error;
-    if (arg == "-h" || arg == "--help") {
-      o.help = true;
-    } else if (arg == "-g" && next_is_value) {
-      error = query(AixQuery::kGroups);  // AIX: -g -1 or -g GROUP
-    } else if (arg == "-g" || arg == "--groups") {
-      o.groups = true;  // today's listing of every group (--groups PATTERN filters it)
-    } else if (arg == "-s" && !next_is_status) {
-      error = query(AixQuery::kSummary);  // AIX: the processor summary
-    } else if (arg == "-c") {
-      error = query(AixQuery::kCounters);
-    } else if (arg == "-e") {
-      error = query(AixQuery::kEvent);
-    } else if (arg == "-l") {
-      error = query(AixQuery::kProcessors);
-    } else if (arg == "-D") {
-      error = query(AixQuery::kDerived);
-    } else if (arg == "-m") {
-      error = query(AixQuery::kMetricGroups);
-    } else if (arg == "-S") {
-      error = query(AixQuery::kSets);
-    } else if (arg == "-V") {
-      error = query(AixQuery::kVariables);
-    } else if (arg == "-p") {
-      if (!take_value(&o.processor) || o.processor.empty()) return "option -p needs a processor";
-    } else if (arg == "-d") {
-      o.detailed = true;
-    } else if (arg == "-o") {
-      std::string format;
-      if (!take_value(&format)) return "option -o needs t, c or x";
-      if (format != "t" && format != "c" && format != "x") {
-        return "-o takes t (text), c (CSV) or x (XML); got '" + format + "'";
-      }
-      o.format = format[0];
-    } else if (arg == "-f") {
-      // AIX's filter letters: v verified, u unverified, c caveat.
-      std::string list;
-      if (!take_value(&list)) return "option -f needs a filter list (v,u,c)";
-      unsigned bits = 0;
-      error = ParseSet(list, "filter", "v, u, c", FilterBit, &bits);
-      if (error.empty()) {
-        o.status_filter = static_cast<int>(bits);
-        o.status_given = true;
-      }
-    } else if (arg == "-v" || arg == "--verbose") {
-      o.verbose = true;
-    } else if (arg == "--no-wrap") {
-      o.no_wrap = true;
-    } else if (arg == "-j" || arg == "--json") {
-      o.json = true;
-    } else if (arg == "-s" || arg == "--status") {
-      std::string list;
-      if (!take_value(&list)) return "option " + arg + " needs a status list";
-      unsigned bits = 0;
-      error = ParseSet(list, "status", "verified, caveat, unverified", StatusBit, &bits);
-      if (!error.empty()) return error;
-      o.status_filter = static_cast<int>(bits);
-      o.status_given = true;
-    } else if (arg == "--source") {
-      std::string list;
-      if (!take_value(&list)) return "option --source needs a source list";
-      error = ParseSet(list, "source", "table, pmu, software, sysfs, tracepoint", SourceBit,
-                       &o.sources);
-      if (!error.empty()) return error;
-      o.sources_given = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return "unknown option '" + arg + "'";
-    } else {
-      if (arg.find_first_not_of(" \t\n") == std::string::npos) {
-        return "an empty pattern matches everything: leave it out";
-      }
-      o.pattern += (o.pattern.empty() ? "" : " ") + arg;  // every word must match
-    }
-    if (!error.empty()) return error;
-    if (has_value && arg != "--status" && arg != "--source") {
-      return "option " + arg + " takes no value";
-    }
+    o.pattern += (o.pattern.empty() ? "" : " ") + arg;  // every word must match
+    return "";
+  };
+  const tools::OptionError error =
+      Table(&o).Parse(args, &rest, tools::OptionTable::Operands::kAnywhere, pattern);
+  if (error.kind == tools::OptionError::kMissingValue) return MissingValue(error.spelled);
+  if (error) return error.message;
+  for (const std::string &arg : rest) {  // after "--"
+    const std::string wrong = pattern(arg, "");
+    if (!wrong.empty()) return wrong;
   }
   if (o.aix != AixQuery::kNone && !o.help) {
     if (!o.pattern.empty()) {
@@ -192,45 +244,14 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
 }
 
 std::string UsageText() {
+  Options unused;
   return R"(Usage: pmlist [options] [WORD...]
 
 Lists what this machine can count through the AIX pmapi calls, as pm_initialize reports it:
 each event's id, short name, status here, the counters it may go on, and its description.
 
-  WORD...                 only entries that match every WORD, in any order and any case:
-                          a word is found in the name, long name or description; a word
-                          with a wildcard (* ? [...]) matches the name, or the name after
-                          its "subsystem:" or PMU, as pmcount -e takes it
-                          ("pmlist instructions retired", "pmlist 'sys_enter_getpp*'").
-                          Nothing matches: the closest names, and exit status 1
-      --status LIST       verified, caveat, unverified (comma-separated; default: all).
-                          verified: the kernel counts it here; caveat: it counts, with a
-                          difference the description states; unverified: it does not count
-                          here, and the description says why
-      --source LIST       table, pmu, software, sysfs, tracepoint (default: all)
-      --groups            list the event groups instead: members and derived metrics
-                          (with --status and WORDs; not with --source or -v); -g alone
-                          too
-  -v, --verbose           also show how each event is encoded for perf_event_open
-  -j, --json              one JSON document instead of the table
-      --no-wrap           one line per event on a terminal too (descriptions are wrapped
-                          to its width, $COLUMNS or the terminal's, only there)
-  -h, --help              this text
-
-AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):
-  -s                      the processor summary
-  -g -1 | -g GROUP        every group, or one by name or number
-  -c -1 | -c N | -c N,EV  the events of every counter, of counter N, or EV on counter N
-  -e NAME                 one event, on every counter that takes it
-  -l                      the processors this pmlist knows (this machine's)
-  -D -1 | -D METRIC       the derived metrics, or one with its formula
-  -m -1 | -m GROUP        the derived metrics by group
-  -S -1 | -S SET          the sets (on Linux, the groups)
-  -V NAME                 a variable of the metric formulas
-  -p PROCESSOR            must name this machine's processor
-  -f v,u,c                status filter (verified, unverified, caveat)
-  -d                      each event's description too;  -o t|c|x: text, CSV or XML
-
+)" + Table(&unused).Help() +
+         R"(
 Migration: before AIX's options, -s took a status list and -g listed every group with an
 optional PATTERN. Both still work where AIX gives them no meaning (-s LIST, -g alone); the
 long forms --status LIST and --groups [PATTERN] always do.

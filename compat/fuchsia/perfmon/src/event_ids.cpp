@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/init_state.h"
 
 namespace perfmon {
 namespace {

@@ -1,8 +1,6 @@
 #include "properties.h"
 
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib.h>
-#include <stdlib.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -10,7 +8,8 @@
 #include <string>
 
 #include "base/kernel.h"
-#include "catalog/pfm_bridge.h"
+#include "catalog/catalog.h"
+#include "topology/cpu_map.h"
 
 namespace perfmon {
 namespace {
@@ -42,19 +41,11 @@ perfmon_properties_t Probe() {
   props.api_version = PERFMON_API_VERSION;
   props.max_num_events = PERFMON_MAX_NUM_EVENTS;
   if (!KernelOpens(false)) return props;  // no PMU: nothing but software events and tracepoints
-  // Counter counts: libpfm4's description of the detected core PMU (the bridge names PMUs but
-  // does not give their counter counts).
-  if (pmapi::PfmInitialize().empty()) {
-    for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; ++pmu) {
-      pfm_pmu_info_t info{};
-      info.size = sizeof info;
-      if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(pmu), &info) != PFM_SUCCESS || !info.is_present)
-        continue;
-      if (info.type != PFM_PMU_TYPE_CORE) continue;
-      props.max_num_programmable_events = static_cast<uint16_t>(info.num_cntrs);
-      props.max_num_fixed_events = static_cast<uint16_t>(info.num_fixed_cntrs);
-      break;
-    }
+  // Counter counts: libpfm4's description of the detected core PMU, through the catalog.
+  pmapi::CoreCounters counters;
+  if (pmapi::CoreCounterCounts(&counters)) {
+    props.max_num_programmable_events = static_cast<uint16_t>(counters.programmable);
+    props.max_num_fixed_events = static_cast<uint16_t>(counters.fixed);
   }
 #if defined(__x86_64__) || defined(__i386__)
   // Widths and the PMU version: CPUID leaf 0xA, the architectural description libpfm4 reads too.
@@ -69,23 +60,14 @@ perfmon_properties_t Probe() {
   return props;
 }
 
+// The topology's CPU map of the CPUs online now, in ascending Linux numbers; CPU 0 alone when
+// the kernel does not say.
 std::vector<int> ReadOnlineCpus() {
-  std::vector<int> cpus;
-  std::string text;
-  if (pmapi::CurrentKernel().ReadFile("/sys/devices/system/cpu/online", &text) == 0) {
-    const char *p = text.c_str();
-    while (*p >= '0' && *p <= '9') {
-      char *end = nullptr;
-      long first = strtol(p, &end, 10);
-      long last = first;
-      if (*end == '-') last = strtol(end + 1, &end, 10);
-      for (long cpu = first; cpu <= last && cpu < 65536; ++cpu)
-        cpus.push_back(static_cast<int>(cpu));
-      p = *end == ',' ? end + 1 : end;
-    }
+  pmapi::CpuMap online;
+  if (pmapi::CpuMap::Online(pmapi::Topology(), &online).ok() && online.size() > 0) {
+    return online.linux_cpus();
   }
-  if (cpus.empty()) cpus.push_back(0);
-  return cpus;
+  return {0};
 }
 
 }  // namespace

@@ -74,8 +74,8 @@ TEST_F(Tool, TalliesACommandsCallsExactly) {
     EXPECT_EQ(perfmon_reader_init(&reader, bytes.data(), bytes.size()), ZX_OK);
     EXPECT_EQ(reader.end, bytes.size());
   }
-  cpuperf::Json result;
-  ASSERT_EQ(cpuperf::ParseJson(Slurp(dir_ + "/trace.cpsession"), &result), "");
+  tools::Json result;
+  ASSERT_EQ(tools::ParseJson(Slurp(dir_ + "/trace.cpsession"), &result), "");
   ASSERT_NE(result.Find("num_traces"), nullptr);
   EXPECT_EQ(result.Find("num_traces")->number, NumCpus());
   EXPECT_EQ(result.Find("output_path_prefix")->text, dir_ + "/trace");
@@ -142,13 +142,13 @@ TEST_F(Tool, WritesAChromeTraceWithACounterTrackPerEventAndCpu) {
       Run(std::string("--quiet --perfetto=") + trace + " -e " + kGetppid + "@10" + Workload(500));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  cpuperf::Json json;
-  ASSERT_EQ(cpuperf::ParseJson(Slurp(trace), &json), "");
-  const cpuperf::Json *events = json.Find("traceEvents");
+  tools::Json json;
+  ASSERT_EQ(tools::ParseJson(Slurp(trace), &json), "");
+  const tools::Json *events = json.Find("traceEvents");
   ASSERT_NE(events, nullptr);
   double last = 0;
   size_t counters = 0;
-  for (const cpuperf::Json &event : events->items) {
+  for (const tools::Json &event : events->items) {
     if (event.Find("ph")->text != "C") continue;
     ++counters;
     std::string name = event.Find("name")->text;

@@ -3,7 +3,6 @@
 // per-event tallies (or the records, or writes a Perfetto trace). See cpuperf.1.
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #ifdef CPUPERF_HAS_PPROF
 #include "pprof_output.h"
 #endif
+#include "option_table.h"
 #include "output_file.h"
 #include "session_spec.h"
 #include "trace_outputs.h"
@@ -40,27 +40,6 @@ struct Options {
   std::string pprof_path;
   std::vector<std::string> command;
 };
-
-void Usage(FILE *out) {
-  fprintf(
-      out,
-      "usage: cpuperf [options] [-- command [args...]]\n"
-      "  --spec-file=FILE        a session spec (JSON, .cpspec)\n"
-      "  -e, --event=GROUP:NAME[@RATE][/FLAGS]\n"
-      "                          an event (repeatable); FLAGS: os+user+pc+timebase+last_branch\n"
-      "  --buffer-size-mb=N      buffer per CPU (default 16; 4 KiB when only counting)\n"
-      "  --duration=SECONDS      how long to trace the machine (no command; default 10)\n"
-      "  --iterations=N          runs (default 1)\n"
-      "  --output-prefix=PATH    buffers go to PATH.<iteration>.<cpu>.cpuperf (./cpuperf)\n"
-      "  --session-result=PATH   the session result spec (default PREFIX.cpsession)\n"
-      "  --dump                  print every record instead of the tallies\n"
-      "  --perfetto=FILE         write a Chrome JSON trace (counter tracks per event and CPU)\n"
-      "  --pprof=FILE            write the PC records as a pprof profile (go tool pprof)\n"
-      "  --quiet                 no tallies\n"
-      "  --list-events           the events this machine has, by group\n"
-      "  --describe-event=GROUP:NAME\n"
-      "  --help\n");
-}
 
 // As every tool of the project (docs/tools.md): 2 for what the user wrote wrong, 125 when
 // cpuperf itself fails, so that neither is taken for the command's own status.
@@ -113,37 +92,109 @@ int DescribeEvent(const std::string &text) {
   return 0;
 }
 
-std::string ParseOptions(int argc, char **argv, Options *options, int *early_exit) {
-  enum {
-    kSpec = 256,
-    kBuffer,
-    kDuration,
-    kIterations,
-    kPrefix,
-    kResult,
-    kDump,
-    kPerfetto,
-    kPprof,
-    kQuiet,
-    kList,
-    kDescribe,
-    kHelp
+// What an option asks to do instead of a run (--help, --list-events, --describe-event).
+struct EarlyExit {
+  enum Kind { kNone, kHelp, kList, kDescribe } kind = kNone;
+  std::string event;
+};
+
+// cpuperf's options, each one row (tools::OptionTable): --help lists the same rows.
+tools::OptionTable Table(Options *options, std::vector<EventSpec> *events, EarlyExit *early) {
+  using Value = const std::string &;
+  SessionSpec &spec = options->spec;
+  auto set = [](std::string *field) {
+    return [field](Value value, Value) {
+      *field = value;
+      return std::string();
+    };
   };
-  static const option long_options[] = {{"spec-file", required_argument, nullptr, kSpec},
-                                        {"event", required_argument, nullptr, 'e'},
-                                        {"buffer-size-mb", required_argument, nullptr, kBuffer},
-                                        {"duration", required_argument, nullptr, kDuration},
-                                        {"iterations", required_argument, nullptr, kIterations},
-                                        {"output-prefix", required_argument, nullptr, kPrefix},
-                                        {"session-result", required_argument, nullptr, kResult},
-                                        {"dump", no_argument, nullptr, kDump},
-                                        {"perfetto", required_argument, nullptr, kPerfetto},
-                                        {"pprof", required_argument, nullptr, kPprof},
-                                        {"quiet", no_argument, nullptr, kQuiet},
-                                        {"list-events", no_argument, nullptr, kList},
-                                        {"describe-event", required_argument, nullptr, kDescribe},
-                                        {"help", no_argument, nullptr, kHelp},
-                                        {nullptr, 0, nullptr, 0}};
+  auto exit_with = [early](EarlyExit::Kind kind) {
+    return [early, kind](Value value, Value) {
+      if (early->kind == EarlyExit::kNone) *early = {kind, value};  // the first one wins
+      return std::string();
+    };
+  };
+  return tools::OptionTable({
+      {"spec-file", 0, "=FILE", "a session spec (JSON, .cpspec)",
+       [](Value, Value) { return std::string(); }},  // read before the other options
+      {"event", 'e', "=GROUP:NAME[@RATE][/FLAGS]",
+       "an event (repeatable); FLAGS: os+user+pc+timebase+last_branch",
+       [events](Value value, Value) {
+         EventSpec event;
+         std::string error = ParseEventArgument(value, &event);
+         if (error.empty()) events->push_back(event);
+         return error;
+       }},
+      {"buffer-size-mb", 0, "=N", "buffer per CPU (default 16; 4 KiB when only counting)",
+       [&spec](Value value, Value) -> std::string {
+         char *end = nullptr;
+         unsigned long mb = strtoul(value.c_str(), &end, 10);
+         if (end == value.c_str() || *end || mb < 1 || mb > PERFMON_MAX_BUFFER_PAGES / 256) {
+           return "--buffer-size-mb: must be an integer from 1 to 256";
+         }
+         spec.buffer_size_in_mb = static_cast<uint32_t>(mb);
+         return "";
+       }},
+      {"duration", 0, "=SECONDS", "how long to trace the machine (no command; default 10)",
+       [&spec](Value value, Value) -> std::string {
+         char *end = nullptr;
+         double seconds = strtod(value.c_str(), &end);
+         if (end == value.c_str() || *end || !(seconds > 0) || seconds > 86400) {
+           return "--duration: must be a number of seconds above 0 (at most a day)";
+         }
+         spec.duration = seconds;
+         return "";
+       }},
+      {"iterations", 0, "=N", "runs (default 1)",
+       [&spec](Value value, Value) -> std::string {
+         char *end = nullptr;
+         unsigned long n = strtoul(value.c_str(), &end, 10);
+         if (end == value.c_str() || *end || n < 1 || n > 1000000) {
+           return "--iterations: must be an integer from 1 to 1000000";
+         }
+         spec.num_iterations = static_cast<uint32_t>(n);
+         return "";
+       }},
+      {"output-prefix", 0, "=PATH", "buffers go to PATH.<iteration>.<cpu>.cpuperf (./cpuperf)",
+       set(&spec.output_path_prefix)},
+      {"session-result", 0, "=PATH", "the session result spec (default PREFIX.cpsession)",
+       [options](Value value, Value) {
+         options->spec.session_result_spec_path = value;
+         options->result_path_given = true;
+         return std::string();
+       }},
+      {"dump", 0, nullptr, "print every record instead of the tallies",
+       [options](Value, Value) {
+         options->dump = true;
+         options->summary = false;
+         return std::string();
+       }},
+      {"perfetto", 0, "=FILE", "write a Chrome JSON trace (counter tracks per event and CPU)",
+       set(&options->perfetto_path)},
+      {"pprof", 0, "=FILE", "write the PC records as a pprof profile (go tool pprof)",
+       set(&options->pprof_path)},
+      {"quiet", 0, nullptr, "no tallies",
+       [options](Value, Value) {
+         options->summary = false;
+         return std::string();
+       }},
+      {"list-events", 0, nullptr, "the events this machine has, by group",
+       exit_with(EarlyExit::kList)},
+      {"describe-event", 0, "=GROUP:NAME", "an event's id, group and number",
+       exit_with(EarlyExit::kDescribe)},
+      {"help", 'h', nullptr, "this text", exit_with(EarlyExit::kHelp)},
+  });
+}
+
+void Usage(FILE *out) {
+  Options options;
+  std::vector<EventSpec> events;
+  EarlyExit early;
+  fprintf(out, "usage: cpuperf [options] [-- command [args...]]\n%s",
+          Table(&options, &events, &early).Help().c_str());
+}
+
+std::string ParseOptions(int argc, char **argv, Options *options, int *early_exit) {
   SessionSpec &spec = options->spec;
   std::vector<EventSpec> events;
   // The command line overrides the spec file wherever both speak: read the file first.
@@ -159,82 +210,32 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
     if (!error.empty()) return std::string(argv[i] + 12) + ": " + error;
     options->result_path_given = document.Find("session_result_spec_path") != nullptr;
   }
-  int c;
-  while ((c = getopt_long(argc, argv, "+e:h", long_options, nullptr)) != -1) {
-    std::string value = optarg ? optarg : "";
-    char *end = nullptr;
-    switch (c) {
-      case kSpec:
-        break;  // read above
-      case 'e': {
-        EventSpec event;
-        std::string error = ParseEventArgument(value, &event);
-        if (!error.empty()) return error;
-        events.push_back(event);
-        break;
-      }
-      case kBuffer: {
-        unsigned long mb = strtoul(value.c_str(), &end, 10);
-        if (end == value.c_str() || *end || mb < 1 || mb > PERFMON_MAX_BUFFER_PAGES / 256) {
-          return "--buffer-size-mb: must be an integer from 1 to 256";
-        }
-        spec.buffer_size_in_mb = static_cast<uint32_t>(mb);
-        break;
-      }
-      case kDuration: {
-        double seconds = strtod(value.c_str(), &end);
-        if (end == value.c_str() || *end || !(seconds > 0) || seconds > 86400) {
-          return "--duration: must be a number of seconds above 0 (at most a day)";
-        }
-        spec.duration = seconds;
-        break;
-      }
-      case kIterations: {
-        unsigned long n = strtoul(value.c_str(), &end, 10);
-        if (end == value.c_str() || *end || n < 1 || n > 1000000) {
-          return "--iterations: must be an integer from 1 to 1000000";
-        }
-        spec.num_iterations = static_cast<uint32_t>(n);
-        break;
-      }
-      case kPrefix:
-        spec.output_path_prefix = value;
-        break;
-      case kResult:
-        spec.session_result_spec_path = value;
-        options->result_path_given = true;
-        break;
-      case kDump:
-        options->dump = true;
-        options->summary = false;
-        break;
-      case kPerfetto:
-        options->perfetto_path = value;
-        break;
-      case kPprof:
-        options->pprof_path = value;
-        break;
-      case kQuiet:
-        options->summary = false;
-        break;
-      case kList:
-        *early_exit = ListEvents();
-        return "";
-      case kDescribe:
-        *early_exit = DescribeEvent(value);
-        return "";
-      case kHelp:
-      case 'h':
-        Usage(stdout);
-        *early_exit = 0;
-        return "";
-      default:
-        Usage(stderr);
-        *early_exit = 2;
-        return "";
-    }
+  EarlyExit early;
+  const tools::OptionError bad =
+      Table(options, &events, &early)
+          .Parse(std::vector<std::string>(argv + 1, argv + argc), &options->command);
+  // An early exit named before a bad option wins, as when the parse stopped there.
+  switch (early.kind) {
+    case EarlyExit::kList:
+      *early_exit = ListEvents();
+      return "";
+    case EarlyExit::kDescribe:
+      *early_exit = DescribeEvent(early.event);
+      return "";
+    case EarlyExit::kHelp:
+      Usage(stdout);
+      *early_exit = 0;
+      return "";
+    case EarlyExit::kNone:
+      break;
   }
-  for (int i = optind; i < argc; ++i) options->command.push_back(argv[i]);
+  if (bad.kind == tools::OptionError::kHandler) return bad.message;
+  if (bad) {
+    fprintf(stderr, "cpuperf: %s\n", bad.message.c_str());
+    Usage(stderr);
+    *early_exit = 2;
+    return "";
+  }
   if (!events.empty()) spec.events = events;
   if (spec.events.size() > PERFMON_MAX_NUM_EVENTS) return "events: at most 32";
   if (!options->result_path_given) {
@@ -307,8 +308,8 @@ std::string WriteResultSpec(const SessionSpec &spec, uint32_t iterations, uint32
   fprintf(file.stream(),
           "{\n  \"config_name\": %s,\n  \"model_name\": %s,\n  \"num_iterations\": %u,\n"
           "  \"num_traces\": %u,\n  \"output_path_prefix\": %s\n}\n",
-          JsonQuote(spec.config_name).c_str(), JsonQuote(spec.model_name).c_str(), iterations,
-          traces, JsonQuote(spec.output_path_prefix).c_str());
+          tools::JsonString(spec.config_name).c_str(), tools::JsonString(spec.model_name).c_str(),
+          iterations, traces, tools::JsonString(spec.output_path_prefix).c_str());
   return file.Commit();
 }
 

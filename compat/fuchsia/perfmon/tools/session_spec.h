@@ -12,6 +12,10 @@
 
 namespace cpuperf {
 
+// Specs are read with the kit's JSON reader (src/report/json.h).
+using tools::Json;
+using tools::ParseJson;
+
 struct EventSpec {
   std::string group;  // "fixed", "arch", "model", "misc", "linux", "tracepoint"
   std::string name;   // "instructions_retired", "syscalls:sys_enter_getppid"

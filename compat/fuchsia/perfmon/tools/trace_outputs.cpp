@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "json.h"
 #include "lib/perfmon/reader.h"
 #include "output_file.h"
 
@@ -158,7 +159,7 @@ std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
   FILE *out = file.stream();
   fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":%s}}",
-          JsonQuote("cpuperf " + spec.config_name).c_str());
+          tools::JsonString("cpuperf " + spec.config_name).c_str());
   for (const SavedTrace &trace : traces) {
     perfmon_reader_t reader;
     if (perfmon_reader_init(&reader, trace.bytes.data(), trace.bytes.size()) != ZX_OK) continue;
@@ -170,9 +171,10 @@ std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
       if (!started && r.type == PERFMON_RECORD_TIME) {
         started = true;  // every track starts at 0 where the trace starts
         for (const EventSpec &event : spec.events) {
-          fprintf(out, ",\n{\"name\":%s,\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,\"args\":{\"count\":0}}",
-                  JsonQuote(event.FullName() + " cpu" + std::to_string(trace.trace)).c_str(),
-                  r.time / 1000.0);
+          fprintf(
+              out, ",\n{\"name\":%s,\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,\"args\":{\"count\":0}}",
+              tools::JsonString(event.FullName() + " cpu" + std::to_string(trace.trace)).c_str(),
+              r.time / 1000.0);
         }
       }
       int i = IndexOf(spec, r.event);
@@ -199,7 +201,8 @@ std::string WriteChromeTrace(const std::string &path, const SessionSpec &spec,
       }
       fprintf(out,
               ",\n{\"name\":%s,\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,\"args\":{\"%s\":%" PRIu64 "}}",
-              JsonQuote(spec.events[i].FullName() + " cpu" + std::to_string(trace.trace)).c_str(),
+              tools::JsonString(spec.events[i].FullName() + " cpu" + std::to_string(trace.trace))
+                  .c_str(),
               r.time / 1000.0, arg, value);
     }
   }

@@ -12,10 +12,9 @@
 
 #include <cstring>
 
-#include "base/kernel.h"
 #include "fuchsia_common/fxt.h"
 #include "fuchsia_common/zx_status_from_errno.h"
-#include "topology/cpu_list.h"
+#include "topology/cpu_map.h"
 
 namespace zx_sampler {
 namespace {
@@ -25,14 +24,13 @@ namespace fxt = fuchsia_common::fxt;
 constexpr size_t kRingPages = 128;  // 512 KiB: what perf_event_mlock_kb allows per CPU
 
 // The CPUs perf can open events on now; every possible one if the kernel does not say.
+// The topology's CPU map of the CPUs online now.
 std::vector<bool> OnlineCpus(size_t possible) {
-  std::string text;
-  std::vector<int> listed;
-  if (pmapi::CurrentKernel().ReadFile("/sys/devices/system/cpu/online", &text) != 0 ||
-      !pmapi::ParseCpuList(text, &listed).ok())
+  pmapi::CpuMap map;
+  if (!pmapi::CpuMap::Online(pmapi::Topology(), &map).ok())
     return std::vector<bool>(possible, true);
   std::vector<bool> online(possible, false);
-  for (int cpu : listed)
+  for (int cpu : map.linux_cpus())
     if (static_cast<size_t>(cpu) < possible) online[static_cast<size_t>(cpu)] = true;
   return online;
 }
@@ -146,9 +144,10 @@ Session::~Session() {
 zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   if (attached_.count(tid)) return ZX_OK;
   perf_event_attr attr = SessionAttributes();
-  // The thread's own CPU time, as Fuchsia's per-CPU timer only fires while it runs.
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  // The thread's own CPU time, as Fuchsia's per-CPU timer only fires while it runs (or the
+  // event zx_sampler_set_event chose).
+  attr.type = event_type_;
+  attr.config = event_config_;
   attr.sample_period = static_cast<uint64_t>(period_);
   attr.exclude_callchain_kernel = 1;
   attr.sample_max_stack = ZX_SAMPLER_MAX_FRAMES;

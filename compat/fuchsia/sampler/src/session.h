@@ -3,6 +3,7 @@
 // (one ring per CPU, the attached threads' events, the drainer, fork).
 #pragma once
 
+#include <linux/perf_event.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -38,6 +39,11 @@ class Session {
   // zx_sampler_set_unwind: before the first attach only (every event of a ring must write
   // records of one layout).
   zx_status_t SetUnwind(uint32_t method, uint32_t stack_bytes, std::string* error);
+  // The event whose period later attaches sample on (zx_sampler_set_event).
+  void SetEvent(uint32_t type, uint64_t config) {
+    event_type_ = type;
+    event_config_ = config;
+  }
 
  private:
   struct Region {
@@ -60,6 +66,8 @@ class Session {
   std::unique_ptr<pmapi::SamplingSession> sampling_;
   int handle_ = -1;
   int64_t period_ = 0;
+  uint32_t event_type_ = PERF_TYPE_SOFTWARE;  // the thread's CPU time, as on Fuchsia
+  uint64_t event_config_ = PERF_COUNT_SW_TASK_CLOCK;
   std::vector<Region> regions_;      // one per possible CPU
   std::vector<size_t> ring_region_;  // the region of each ring of sampling_
   std::set<pid_t> attached_;

@@ -215,6 +215,17 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_unwind(zx_handle_t handle, uint32_t
   });
 }
 
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_event(zx_handle_t handle, uint32_t type,
+                                                   uint64_t config) {
+  return Guarded([&] {
+    auto lock = CallLock();
+    zx_sampler::Session* session = nullptr;
+    if (zx_status_t status = Find(handle, &session); status != ZX_OK) return status;
+    session->SetEvent(type, config);
+    return ZX_OK;
+  });
+}
+
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_per_second(void) { return 1000000000; }
 
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_get(void) {

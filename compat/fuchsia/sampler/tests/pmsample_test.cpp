@@ -532,8 +532,15 @@ TEST_F(PmsampleTest, BadUsageIsExplainedWithStatusTwo) {
   ShellRun gone = Shell(std::string(PMSAMPLE_PATH) + " -p 2147483000");
   EXPECT_EQ(gone.status, 125);
   EXPECT_NE(gone.out.find("-p 2147483000: no such process"), std::string::npos) << gone.out;
+  // -e names a hardware event and takes a period of events, not a frequency.
+  ShellRun event = Shell(std::string(PMSAMPLE_PATH) + " -e branches --period 100000 -- true");
+  EXPECT_EQ(event.status, 2);
+  EXPECT_NE(event.out.find("-e takes instructions or cycles"), std::string::npos) << event.out;
+  ShellRun event_rate = Shell(std::string(PMSAMPLE_PATH) + " -e instructions -F 100 -- true");
+  EXPECT_EQ(event_rate.status, 2);
+  EXPECT_NE(event_rate.out.find("with -e give --period"), std::string::npos) << event_rate.out;
   for (const char* bad : {" --no-such-option -- true", " -p", " -p x", " --top x -- true", " -- ",
-                          " -p 1 -- true", " -d 0 -p 1"}) {
+                          " -p 1 -- true", " -d 0 -p 1", " -e -- true"}) {
     ShellRun run = Shell(std::string(PMSAMPLE_PATH) + bad);
     EXPECT_EQ(run.status, 2) << bad << ": " << run.out;
     EXPECT_NE(run.out.find("pmsample"), std::string::npos) << bad << ": " << run.out;

@@ -217,9 +217,9 @@ std::string Summary(Recording& recording, const RunFacts& facts, size_t top) {
   std::snprintf(
       line, sizeof line,
       "pmsample: %" PRIu64 " samples of %zu thread(s) in %zu process(es), one per %" PRId64
-      " ns of a thread's CPU time (written %" PRIu64 ", dropped %" PRIu64
-      " to full regions, lost %" PRIu64 ")\n",
-      samples, tids.size(), pids.size(), facts.period_ns, facts.written, facts.dropped, facts.lost);
+      " %s (written %" PRIu64 ", dropped %" PRIu64 " to full regions, lost %" PRIu64 ")\n",
+      samples, tids.size(), pids.size(), facts.period_ns, facts.period_unit.c_str(), facts.written,
+      facts.dropped, facts.lost);
   out += line;
   out += "   self%  total%  samples  function (where)\n";
   for (size_t i = 0; i < rows.size() && i < top; ++i) {

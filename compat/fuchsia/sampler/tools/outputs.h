@@ -14,6 +14,7 @@ namespace pmsample {
 
 struct RunFacts {
   int64_t period_ns = 0;
+  std::string period_unit = "ns of a thread's CPU time";  // what period_ns counts (-e)
   uint64_t written = 0, dropped = 0, lost = 0;
   uint64_t full_regions = 0;
   uint64_t start_ticks = 0, end_ticks = 0;

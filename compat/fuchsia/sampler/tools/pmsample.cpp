@@ -5,7 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -14,15 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "fuchsia_common/fxt.h"
+#include "option_table.h"
 #include "output_file.h"
 #include "outputs.h"
 #include "recording.h"
@@ -36,7 +39,11 @@ constexpr int kFailed = 125;  // pmsample itself failed (before the command: it 
 
 struct Options {
   int64_t period_ns = 1000000;  // 1000 samples per second of a thread's CPU time
-  std::string trace;            // -o: nothing is written unless asked for
+  // -e: the event the period counts instead of CPU-time nanoseconds (none: task-clock).
+  uint32_t event_type = PERF_TYPE_SOFTWARE;
+  uint64_t event_config = PERF_COUNT_SW_TASK_CLOCK;
+  bool frequency = false;  // -F given: a period of time
+  std::string trace;       // -o: nothing is written unless asked for
   std::string pprof;
   std::string folded;      // --folded
   std::string flamegraph;  // --flamegraph (.svg, or .html for a page)
@@ -50,16 +57,6 @@ struct Options {
   uint32_t stack_bytes = 0;                            // dwarf,SIZE (0: the library's 8 KiB)
   std::vector<char*> command;
 };
-
-void Usage(FILE* out) {
-  std::fprintf(
-      out,
-      "usage: pmsample [-F hz | --period ns] [-o trace.fxt] [--pprof file] [--raw prefix]\n"
-      "                [--folded file] [--flamegraph file.svg|file.html]\n"
-      "                [--call-graph fp|dwarf[,bytes]] [--top n] [--buffer-mb n] [-q]\n"
-      "                -- command [args...]\n"
-      "       pmsample [options] -p pid [-d seconds]\n");
-}
 
 volatile sig_atomic_t g_child = 0;
 volatile sig_atomic_t g_interrupted = 0;
@@ -94,102 +91,131 @@ bool ParseCallGraph(const std::string& text, Options* o) {
   return o->stack_bytes <= ZX_SAMPLER_UNWIND_MAX_STACK;
 }
 
+// A row's answer that is no sentence: show the usage (a bad --top), or stop for --help, which
+// answers where it stands, as getopt's loop did (what follows it is not looked at).
+constexpr char kShowUsage[] = "\x01";
+constexpr char kHelp[] = "\x02";
+
+// pmsample's options, each one row (tools::OptionTable): --help lists the same rows.
+tools::OptionTable Table(Options* o) {
+  // (--help is the row that stops the parse: ParseOptions prints the usage.)
+  using Value = const std::string&;
+  // A number above 0, at most `most`, given to `apply`; else `refusal`.
+  auto number = [](double most, const char* refusal, std::function<void(double)> apply) {
+    return [most, refusal, apply](Value text, Value) -> std::string {
+      double v = 0;
+      if (!ParseNumber(text.c_str(), &v) || v > most) return refusal;
+      apply(v);
+      return "";
+    };
+  };
+  constexpr double kAny = HUGE_VAL;
+  auto set = [](std::string* field) {
+    return [field](Value value, Value) {
+      *field = value;
+      return std::string();
+    };
+  };
+  return tools::OptionTable({
+      {"freq", 'F', "HZ", "samples per second of a thread's CPU time, 1 to 100000 (default 1000)",
+       number(100000, "-F takes 1 to 100000 samples per second",
+              [o](double v) {
+                o->period_ns = static_cast<int64_t>(1e9 / v);
+                o->frequency = true;
+              })},
+      {"period", 0, "NS", "the period itself, at least 10000 ns (events with -e)",
+       [o](Value text, Value) -> std::string {
+         double v = 0;
+         if (!ParseNumber(text.c_str(), &v) || v < 10000) return "--period takes at least 10000 ns";
+         o->period_ns = static_cast<int64_t>(v);
+         return "";
+       }},
+      {"event", 'e', "EVENT",
+       "instructions or cycles: a sample every --period of them, counted by the PMU",
+       // The hardware counts a thread's instructions or cycles: a sample every --period of them.
+       [o](Value name, Value) -> std::string {
+         if (name == "instructions") {
+           o->event_config = PERF_COUNT_HW_INSTRUCTIONS;
+         } else if (name == "cycles") {
+           o->event_config = PERF_COUNT_HW_CPU_CYCLES;
+         } else {
+           return "-e takes instructions or cycles";
+         }
+         o->event_type = PERF_TYPE_HARDWARE;
+         return "";
+       }},
+      {"output", 'o', "FILE", "an FXT trace, for Perfetto (none by default)", set(&o->trace)},
+      {"pprof", 0, "FILE", "a gzipped pprof profile (go tool pprof)", set(&o->pprof)},
+      {"folded", 0, "FILE", "the stacks folded, one line per stack with its samples",
+       set(&o->folded)},
+      {"flamegraph", 0, "FILE", "a flame graph: FILE.svg, or FILE.html for a page",
+       set(&o->flamegraph)},
+      {"raw", 0, "PREFIX", "each CPU's region as written, in PREFIX.cpuN", set(&o->raw)},
+      {"top", 0, "N", "functions in the summary (default 10)",
+       number(kAny, kShowUsage, [o](double v) { o->top = static_cast<size_t>(v); })},
+      {"buffer-mb", 0, "N", "each CPU region's size in MiB, 1 to 1024 (default 64)",
+       number(1024, "--buffer-mb takes 1 to 1024",
+              [o](double v) { o->buffer_mb = static_cast<size_t>(v); })},
+      {"pid", 'p', "PID", "sample a running process instead of a command",
+       number(kAny, "-p takes a process id", [o](double v) { o->pid = static_cast<pid_t>(v); })},
+      {"duration", 'd', "SECONDS", "with -p, stop after this long",
+       number(kAny, "-d takes seconds", [o](double v) { o->duration = v; })},
+      {"call-graph", 0, "fp|dwarf[,BYTES]",
+       "unwind by frame pointers (the default) or by DWARF CFI from a copy of BYTES of the "
+       "stack per sample (default 8192)",
+       [o](Value text, Value) -> std::string {
+         if (ParseCallGraph(text, o)) return "";
+         return "--call-graph takes fp (frame pointers, the default) or dwarf[,bytes] (bytes "
+                "of stack copied per sample, up to " +
+                std::to_string(ZX_SAMPLER_UNWIND_MAX_STACK) + "; 8192 by default), not '" + text +
+                "'";
+       }},
+      {"quiet", 'q', nullptr, "no summary",
+       [o](Value, Value) {
+         o->quiet = true;
+         return std::string();
+       }},
+      {"help", 'h', nullptr, "this text", [](Value, Value) { return std::string(kHelp); }},
+  });
+}
+
+// The synopsis; with --help, the options too (a usage error shows the synopsis, as before).
+void Usage(FILE* out) {
+  Options unused;
+  std::fprintf(out,
+               "usage: pmsample [-F hz | --period ns] [-e instructions|cycles --period n]\n"
+               "                [-o trace.fxt] [--pprof file] [--raw prefix]\n"
+               "                [--folded file] [--flamegraph file.svg|file.html]\n"
+               "                [--call-graph fp|dwarf[,bytes]] [--top n] [--buffer-mb n] [-q]\n"
+               "                -- command [args...]\n"
+               "       pmsample [options] -p pid [-d seconds]\n%s",
+               out == stdout ? Table(&unused).Help().c_str() : "");
+}
+
 int ParseOptions(int argc, char** argv, Options* o) {
-  static const option kLong[] = {{"freq", required_argument, nullptr, 'F'},
-                                 {"period", required_argument, nullptr, 'P'},
-                                 {"output", required_argument, nullptr, 'o'},
-                                 {"pprof", required_argument, nullptr, 'g'},
-                                 {"raw", required_argument, nullptr, 'r'},
-                                 {"folded", required_argument, nullptr, 'f'},
-                                 {"flamegraph", required_argument, nullptr, 'G'},
-                                 {"top", required_argument, nullptr, 't'},
-                                 {"buffer-mb", required_argument, nullptr, 'b'},
-                                 {"pid", required_argument, nullptr, 'p'},
-                                 {"duration", required_argument, nullptr, 'd'},
-                                 {"quiet", no_argument, nullptr, 'q'},
-                                 {"call-graph", required_argument, nullptr, 'c'},
-                                 {"help", no_argument, nullptr, 'h'},
-                                 {nullptr, 0, nullptr, 0}};
-  int c;
-  double v = 0;
-  while ((c = getopt_long(argc, argv, "+F:o:p:d:qh", kLong, nullptr)) != -1) {
-    switch (c) {
-      case 'F':
-        if (!ParseNumber(optarg, &v) || v > 100000) {
-          std::fprintf(stderr, "pmsample: -F takes 1 to 100000 samples per second\n");
-          return kUsage;
-        }
-        o->period_ns = static_cast<int64_t>(1e9 / v);
-        break;
-      case 'P':
-        if (!ParseNumber(optarg, &v) || v < 10000) {
-          std::fprintf(stderr, "pmsample: --period takes at least 10000 ns\n");
-          return kUsage;
-        }
-        o->period_ns = static_cast<int64_t>(v);
-        break;
-      case 'o':
-        o->trace = optarg;
-        break;
-      case 'g':
-        o->pprof = optarg;
-        break;
-      case 'r':
-        o->raw = optarg;
-        break;
-      case 'f':
-        o->folded = optarg;
-        break;
-      case 'G':
-        o->flamegraph = optarg;
-        break;
-      case 't':
-        if (!ParseNumber(optarg, &v)) return Usage(stderr), kUsage;
-        o->top = static_cast<size_t>(v);
-        break;
-      case 'b':
-        if (!ParseNumber(optarg, &v) || v > 1024) {
-          std::fprintf(stderr, "pmsample: --buffer-mb takes 1 to 1024\n");
-          return kUsage;
-        }
-        o->buffer_mb = static_cast<size_t>(v);
-        break;
-      case 'p':
-        if (!ParseNumber(optarg, &v)) {
-          std::fprintf(stderr, "pmsample: -p takes a process id\n");
-          return kUsage;
-        }
-        o->pid = static_cast<pid_t>(v);
-        break;
-      case 'd':
-        if (!ParseNumber(optarg, &v)) {
-          std::fprintf(stderr, "pmsample: -d takes seconds\n");
-          return kUsage;
-        }
-        o->duration = v;
-        break;
-      case 'q':
-        o->quiet = true;
-        break;
-      case 'c':
-        if (!ParseCallGraph(optarg, o)) {
-          std::fprintf(stderr,
-                       "pmsample: --call-graph takes fp (frame pointers, the default) or "
-                       "dwarf[,bytes] (bytes of stack copied per sample, up to %u; 8192 by "
-                       "default), not '%s'\n",
-                       ZX_SAMPLER_UNWIND_MAX_STACK, optarg);
-          return kUsage;
-        }
-        break;
-      case 'h':
-        Usage(stdout);
-        std::exit(0);
-      default:
-        Usage(stderr);
-        return kUsage;
-    }
+  std::vector<std::string> rest;
+  const tools::OptionError error =
+      Table(o).Parse(std::vector<std::string>(argv + 1, argv + argc), &rest);
+  if (error.kind == tools::OptionError::kHandler && error.message == kHelp) {
+    Usage(stdout);
+    std::exit(0);
   }
-  for (int i = optind; i < argc; ++i) o->command.push_back(argv[i]);
+  if (error.kind == tools::OptionError::kHandler && error.message != kShowUsage) {
+    std::fprintf(stderr, "pmsample: %s\n", error.message.c_str());
+    return kUsage;
+  }
+  if (error) {
+    if (error.kind != tools::OptionError::kHandler) {
+      std::fprintf(stderr, "pmsample: %s\n", error.message.c_str());
+    }
+    Usage(stderr);
+    return kUsage;
+  }
+  if (o->frequency && o->event_type != PERF_TYPE_SOFTWARE) {
+    std::fprintf(stderr, "pmsample: -F is per second of CPU time; with -e give --period events\n");
+    return kUsage;
+  }
+  for (int i = argc - static_cast<int>(rest.size()); i < argc; ++i) o->command.push_back(argv[i]);
   if ((o->pid == 0) == o->command.empty()) {
     Usage(stderr);
     return kUsage;
@@ -339,6 +365,7 @@ int main(int argc, char** argv) {
   if (status != ZX_OK) return Fail("choosing the unwinding", status);
   pmsample::Recording recording;
   zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
+  zx_sampler_set_event(session, options.event_type, options.event_config);
 
   struct sigaction action {};
   action.sa_handler = OnSignal;
@@ -347,6 +374,10 @@ int main(int argc, char** argv) {
 
   pmsample::RunFacts facts;
   facts.period_ns = options.period_ns;
+  if (options.event_type != PERF_TYPE_SOFTWARE)
+    facts.period_unit = options.event_config == PERF_COUNT_HW_INSTRUCTIONS
+                            ? "instructions of a thread"
+                            : "cycles of a thread";
   int exit_code = 0;
   if (!options.command.empty()) {
     for (char* arg : options.command)

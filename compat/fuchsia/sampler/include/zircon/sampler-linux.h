@@ -57,6 +57,13 @@ zx_status_t zx_sampler_set_task_events(zx_handle_t session, zx_sampler_task_even
 
 zx_status_t zx_sampler_set_unwind(zx_handle_t session, uint32_t method, uint32_t stack_bytes);
 
+/* Samples the threads attached from now on every config->period events of the perf event
+ * `type`, `config` (<linux/perf_event.h>: PERF_TYPE_HARDWARE and PERF_COUNT_HW_INSTRUCTIONS
+ * samples a thread every period instructions it retires) instead of every period ns of its CPU
+ * time, which is PERF_TYPE_SOFTWARE and PERF_COUNT_SW_TASK_CLOCK, the default. An event the
+ * kernel cannot count or sample is refused when a thread is attached. */
+zx_status_t zx_sampler_set_event(zx_handle_t session, uint32_t type, uint64_t config);
+
 #ifdef __cplusplus
 }
 #endif

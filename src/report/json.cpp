@@ -98,4 +98,14 @@ std::string JsonNumber(double value) {
   return out;
 }
 
+std::string JsonNumber(double value, int significant) {
+  if (!isfinite(value)) return "null";
+  char text[48];
+  snprintf(text, sizeof text, "%.*g", significant, value);
+  for (char *c = text; *c; ++c) {
+    if (*c == ',') *c = '.';  // a locale's decimal comma
+  }
+  return text;
+}
+
 }  // namespace tools

@@ -9,8 +9,16 @@
 
 #include <set>
 
+#include "csv.h"
+#include "json.h"
+#include "text_format.h"
+
 namespace pmapi_mpi {
 namespace {
+
+using tools::CsvField;
+using tools::Fixed;
+using tools::JsonString;
 
 // Names WriteAtomically tries for its temporary before it gives up.
 constexpr int kTemporaryAttempts = 64;
@@ -19,42 +27,6 @@ uint64_t MonotonicNanoseconds() {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
-}
-
-std::string Fixed(double value, int decimals) {
-  char text[64];
-  snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-// JSON string body: names come from the catalog and the environment, so quote everything
-// JSON requires.
-std::string JsonString(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
-      snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
-// CSV field: quoted when it holds a separator, a quote or a line break (RFC 4180).
-std::string CsvField(const std::string &text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string NotCountedRanks(const EventSet &set) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-namespace cpuperf {
+namespace tools {
 namespace {
 
 class Parser {
@@ -61,22 +61,14 @@ class Parser {
       }
       if (at_ >= s_.size()) break;
       char e = s_[at_++];
+      // The one-letter escapes, each letter followed by what it stands for.
+      static const char kEscapes[] = "n\nt\tr\rb\bf\f";
+      const char *letter = e ? strchr(kEscapes, e) : nullptr;
+      if (letter && (letter - kEscapes) % 2 == 0) {
+        out->push_back(letter[1]);
+        continue;
+      }
       switch (e) {
-        case 'n':
-          out->push_back('\n');
-          break;
-        case 't':
-          out->push_back('\t');
-          break;
-        case 'r':
-          out->push_back('\r');
-          break;
-        case 'b':
-          out->push_back('\b');
-          break;
-        case 'f':
-          out->push_back('\f');
-          break;
         case 'u': {
           if (at_ + 4 > s_.size()) return Fail("a cut \\u escape");
           unsigned code = static_cast<unsigned>(strtoul(s_.substr(at_, 4).c_str(), nullptr, 16));
@@ -101,6 +93,27 @@ class Parser {
     ++at_;
     return true;
   }
+  // The character `c` next, taken; false (nothing taken) if another is.
+  bool Eat(char c) {
+    if (at_ >= s_.size() || s_[at_] != c) return false;
+    ++at_;
+    return true;
+  }
+  // An object's members or an array's items: at the opening bracket, `element` read one by
+  // one, separated by commas, up to `close`.
+  template <typename Element>
+  bool Sequence(char close, Element element) {
+    ++at_;
+    Space();
+    if (Eat(close)) return true;
+    for (;;) {
+      if (!element()) return false;
+      Space();
+      if (Eat(',')) continue;
+      if (Eat(close)) return true;
+      return Fail(std::string("expected ',' or '") + close + "'");
+    }
+  }
   bool Value(Json *out, int depth) {
     if (depth > 64) return Fail("nested too deeply");
     Space();
@@ -108,58 +121,27 @@ class Parser {
     char c = s_[at_];
     if (c == '{') {
       out->type = Json::Type::kObject;
-      ++at_;
-      Space();
-      if (at_ < s_.size() && s_[at_] == '}') {
-        ++at_;
-        return true;
-      }
-      for (;;) {
+      return Sequence('}', [this, out, depth] {
         Space();
         if (at_ >= s_.size() || s_[at_] != '"') return Fail("a quoted member name was expected");
         std::string key;
         if (!String(&key)) return false;
         Space();
-        if (at_ >= s_.size() || s_[at_] != ':') return Fail("expected ':' after \"" + key + "\"");
-        ++at_;
+        if (!Eat(':')) return Fail("expected ':' after \"" + key + "\"");
         Json value;
         if (!Value(&value, depth + 1)) return false;
         out->members.emplace_back(key, std::move(value));
-        Space();
-        if (at_ < s_.size() && s_[at_] == ',') {
-          ++at_;
-          continue;
-        }
-        if (at_ < s_.size() && s_[at_] == '}') {
-          ++at_;
-          return true;
-        }
-        return Fail("expected ',' or '}'");
-      }
+        return true;
+      });
     }
     if (c == '[') {
       out->type = Json::Type::kArray;
-      ++at_;
-      Space();
-      if (at_ < s_.size() && s_[at_] == ']') {
-        ++at_;
-        return true;
-      }
-      for (;;) {
+      return Sequence(']', [this, out, depth] {
         Json value;
         if (!Value(&value, depth + 1)) return false;
         out->items.push_back(std::move(value));
-        Space();
-        if (at_ < s_.size() && s_[at_] == ',') {
-          ++at_;
-          continue;
-        }
-        if (at_ < s_.size() && s_[at_] == ']') {
-          ++at_;
-          return true;
-        }
-        return Fail("expected ',' or ']'");
-      }
+        return true;
+      });
     }
     if (c == '"') {
       out->type = Json::Type::kString;
@@ -232,33 +214,4 @@ class Parser {
 
 std::string ParseJson(const std::string &input, Json *out) { return Parser(input).Parse(out); }
 
-std::string JsonQuote(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char hex[8];
-          snprintf(hex, sizeof hex, "\\u%04x", c);
-          out += hex;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace cpuperf
+}  // namespace tools

@@ -1,6 +1,7 @@
 // The cross-rank summary of per-rank counts: per event the sum, the minimum and maximum with
 // their ranks, the mean and the imbalance (max/mean), and the banner rank 0 prints. No MPI
-// here: pmcount --merge builds the same summary from per-rank files.
+// here: libpmapi-mpi prints it at MPI_Finalize, pmcount --merge builds it from per-rank files
+// and hpmcount -a from its tasks' logs, all three from this one copy (src/report).
 #pragma once
 
 #include <string>
