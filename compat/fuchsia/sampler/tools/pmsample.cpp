@@ -161,8 +161,7 @@ tools::OptionTable Table(Options* o) {
       {"duration", 'd', "SECONDS", "with -p, stop after this long",
        number(kAny, "-d takes seconds", [o](double v) { o->duration = v; })},
       {"call-graph", 0, "fp|dwarf[,BYTES]",
-       "unwind by frame pointers (the default) or by DWARF CFI from a copy of BYTES of the "
-       "stack per sample (default 8192)",
+       "stacks by frame pointers (default), or by DWARF CFI on BYTES of stack (8192)",
        [o](Value text, Value) -> std::string {
          if (ParseCallGraph(text, o)) return "";
          return "--call-graph takes fp (frame pointers, the default) or dwarf[,bytes] (bytes "
