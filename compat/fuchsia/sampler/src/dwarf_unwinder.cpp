@@ -74,6 +74,8 @@ int OneFrame(Dwfl_Frame* frame, void* arg) {
 // `file_offset`: the PT_LOAD segment the mapping holds was placed at `start`. False if the
 // file is no ELF or has no such segment.
 bool LoadBias(int fd, uint64_t start, uint64_t file_offset, uint64_t* bias) {
+  // libelf works only once a version is set (dwfl_begin sets it too; said here, not assumed).
+  if (elf_version(EV_CURRENT) == EV_NONE) return false;
   bool found = false;
   Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   GElf_Ehdr ehdr;
