@@ -91,6 +91,52 @@ TEST(SamplingSessionTest, EveryGetppidCallIsOneSample) {
   EXPECT_EQ(sampler.session->discarded_bytes(), 0u);
 }
 
+// DWARF unwinding's samples (sample_type with PERF_SAMPLE_STACK_USER, as libzx_sampler's
+// --call-graph dwarf asks): 8 KiB records, each handed over whole, also the ones that wrap
+// around the ring's end (two rounds of 40 in a 512 KiB ring).
+TEST(SamplingSessionTest, SamplesWithAUserStackCopyComeWholeAcrossTheRingsEnd) {
+  const uint64_t tracepoint = GetppidTracepoint();
+  if (tracepoint == 0) GTEST_SKIP() << "no tracefs";
+  constexpr uint64_t kStack = 8192;
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  std::atomic<long> whole{0}, other{0};
+  std::unique_ptr<pmapi::SamplingSession> session;
+  pmapi::Status status = pmapi::SamplingSession::Create(
+      [&](size_t, const perf_event_header &header, const uint8_t *record) {
+        if (header.type != PERF_RECORD_SAMPLE) return;
+        // {pid, tid}, {u64 size, u8 data[size], u64 dyn_size}
+        uint32_t ids[2];
+        uint64_t size = 0, copied = 0;
+        memcpy(ids, record + sizeof header, sizeof ids);
+        memcpy(&size, record + sizeof header + 8, 8);
+        if (static_cast<pid_t>(ids[1]) != tid) return;
+        if (size != kStack || header.size != sizeof header + 8 + 8 + kStack + 8) {
+          ++other;
+          return;
+        }
+        memcpy(&copied, record + sizeof header + 16 + kStack, 8);
+        (copied > 0 && copied <= kStack ? whole : other)++;
+      },
+      &session);
+  for (long cpu = 0; status.ok() && cpu < sysconf(_SC_NPROCESSORS_ONLN); ++cpu)
+    status = session->AddRing(static_cast<int>(cpu), Anchor(), 128);
+  perf_event_attr attr = EveryGetppid(tracepoint);
+  attr.sample_type |= PERF_SAMPLE_STACK_USER;
+  attr.sample_stack_user = kStack;
+  if (status.ok()) status = session->AddTarget(tid, attr);
+  ASSERT_TRUE(status.ok()) << status.detail();
+  for (int round = 0; round < 2; ++round) {
+    whole = 0;
+    session->Enable();
+    CallGetppid(40);
+    session->Disable();
+    session->Drain();
+    EXPECT_EQ(whole.load(), 40) << "round " << round;
+  }
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(session->discarded_bytes(), 0u);
+}
+
 TEST(SamplingSessionTest, AThreadThatDoesNotExistIsNamedAndNothingStaysOpen) {
   GetppidSampler sampler;
   const uint64_t tracepoint = GetppidTracepoint();

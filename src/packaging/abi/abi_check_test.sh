@@ -58,6 +58,13 @@ echo 'LIBT_1 { global: t_open; }; ' >"$work/u.map"
 "$cc" -shared -fPIC -o "$work/libu.so" "$work/u.c" "-Wl,--version-script=$work/u.map"
 expect 1 "t_stray is exported without the version node LIBT_1" \
   "$check" exports "$work/libu.so" LIBT_1
+# A call added in a later node: exported in it, which the check must be told of.
+echo 'int t_open(int x) { return x; } int t_added(int x) { return x; }' >"$work/w.c"
+printf 'LIBT_1 { global: t_open; local: *; };\nLIBT_2 { global: t_added; } LIBT_1;\n' >"$work/w.map"
+"$cc" -shared -fPIC -o "$work/libw.so" "$work/w.c" "-Wl,--version-script=$work/w.map"
+expect 0 "is public and in LIBT_1,LIBT_2" "$check" exports "$work/libw.so" LIBT_1,LIBT_2
+expect 1 "t_added is exported without the version node LIBT_1 (LIBT_2)" \
+  "$check" exports "$work/libw.so" LIBT_1
 echo 'namespace inner { int helper(int x) { return x; } }' >"$work/v.cpp"
 echo 'LIBT_1 { global: *; };' >"$work/v.map"
 "$cxx" -shared -fPIC -o "$work/libv.so" "$work/v.cpp" "-Wl,--version-script=$work/v.map"

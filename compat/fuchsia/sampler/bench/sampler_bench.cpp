@@ -5,9 +5,14 @@
 //  2. bytes per sample: pmsample's raw region records and .fxt trace against perf.data;
 //  3. pmsample's reading and --pprof writing of a recording of a million samples, in process
 //     (the regions are made here from real PCs of this program, then walked, grouped,
-//     symbolized and written exactly as pmsample does).
-// Usage: sampler_bench [--runs N] [--work MILLIONS] | --pprof-only SAMPLES
+//     symbolized and written exactly as pmsample does);
+//  4. with --unwind: the drainer's CPU per sample unwinding by frame pointers and by DWARF
+//     (zx_sampler_set_unwind), this process sampling the workload at 10 kHz and doing nothing
+//     else meanwhile, and the workload's slowdown under each.
+// Usage: sampler_bench [--runs N] [--work MILLIONS] [--unwind] | --pprof-only SAMPLES
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +27,8 @@
 #include "fuchsia_common/symbolizer.h"
 #include "outputs.h"
 #include "recording.h"
+#include "zircon/sampler-linux.h"
+#include "zircon/syscalls-next.h"
 
 namespace {
 
@@ -115,20 +122,115 @@ double PprofSeconds(size_t samples, size_t* distinct_stacks) {
   return ok ? seconds : -1;
 }
 
+double CpuSeconds(int who) {
+  rusage usage;
+  getrusage(who, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
+
+struct UnwindRun {
+  double drainer_s = -1;  // this process's CPU while sampling: the drainer, and stop's drain
+  double workload_s = 0;  // the workload's own report
+  uint64_t samples = 0, lost = 0;
+};
+
+// Samples `workload` (run through sh, its output read back) with `method` at 10 kHz.
+UnwindRun SampleWithUnwinding(uint32_t method, const std::string& workload) {
+  UnwindRun run;
+  zx_sampler_config_t config{};
+  config.period = 100000;
+  config.buffer_size = 64 << 20;
+  zx_handle_t session;
+  if (zx_sampler_create(0, 0, &config, &session) != ZX_OK ||
+      zx_sampler_set_unwind(session, method, 0) != ZX_OK) {
+    std::fprintf(stderr, "sampler_bench: %s\n", zx_sampler_last_error());
+    return run;
+  }
+  int gate[2], out[2];
+  if (pipe(gate) != 0 || pipe(out) != 0) return run;
+  pid_t child = fork();
+  if (child == 0) {
+    char byte;
+    close(gate[1]);
+    dup2(out[1], 1);
+    if (read(gate[0], &byte, 1) != 1) _exit(127);
+    execl("/bin/sh", "sh", "-c", ("exec " + workload).c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  close(gate[0]);
+  close(out[1]);
+  zx_status_t status = zx_sampler_attach_etc(session, static_cast<zx_handle_t>(child),
+                                             ZX_SAMPLER_ATTACH_DESCENDANTS);
+  double before = CpuSeconds(RUSAGE_SELF);
+  if (status == ZX_OK) status = zx_sampler_start(session);
+  (void)!write(gate[1], "g", 1);
+  close(gate[1]);
+  std::string text;
+  char buffer[256];
+  ssize_t n;
+  while ((n = read(out[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
+  close(out[0]);
+  waitpid(child, nullptr, 0);
+  if (status == ZX_OK) status = zx_sampler_stop(session);
+  double after = CpuSeconds(RUSAGE_SELF);
+  zx_sampler_info_t info{};
+  zx_sampler_get_info(session, &info);
+  zx_handle_close(session);
+  if (status != ZX_OK) {
+    std::fprintf(stderr, "sampler_bench: %s\n", zx_sampler_last_error());
+    return run;
+  }
+  run.drainer_s = after - before;
+  run.workload_s = Number(text, "cpu_ns ") * 1e-9;
+  run.samples = info.samples_written;
+  run.lost = info.samples_lost;
+  return run;
+}
+
+void CompareUnwinding(const std::string& workload, int runs) {
+  std::vector<double> cost[2], slow[2];
+  uint64_t samples[2] = {}, lost[2] = {};
+  for (int run = 0; run < runs; ++run) {
+    for (uint32_t method : {ZX_SAMPLER_UNWIND_FRAME_POINTERS, ZX_SAMPLER_UNWIND_DWARF}) {
+      UnwindRun r = SampleWithUnwinding(method, workload);
+      if (r.drainer_s < 0 || r.samples == 0) return;
+      cost[method].push_back(r.drainer_s / static_cast<double>(r.samples) * 1e9);
+      slow[method].push_back(r.workload_s);
+      samples[method] = r.samples;
+      lost[method] += r.lost;
+    }
+  }
+  const char* names[2] = {"frame pointers", "dwarf (8 KiB stack copy)"};
+  for (uint32_t method : {0u, 1u})
+    std::printf(
+        "unwinding by %s: drainer %.0f ns of CPU per sample, workload %.3f s of CPU, %llu "
+        "samples (medians of %d), %llu lost in all runs\n",
+        names[method], Median(cost[method]), Median(slow[method]),
+        static_cast<unsigned long long>(samples[method]), runs,
+        static_cast<unsigned long long>(lost[method]));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int runs = 5;
   double work = 1000;  // millions of steps: about 0.5 s of CPU alone
   size_t pprof_samples = 1000000;
-  bool pprof_only = false;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--work")) work = std::atof(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--pprof-only")) {
+  bool pprof_only = false, unwind = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--unwind")) unwind = true;
+    if (!std::strcmp(argv[i], "--runs") && value) runs = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--work") && value) work = std::atof(argv[++i]);
+    if (!std::strcmp(argv[i], "--pprof-only") && value) {
       pprof_only = true;
-      pprof_samples = static_cast<size_t>(std::atol(argv[i + 1]));
+      pprof_samples = static_cast<size_t>(std::atol(argv[++i]));
     }
+  }
+  if (unwind) {
+    CompareUnwinding(std::string(BENCH_WORKLOAD_PATH) + " work " + std::to_string(work), runs);
+    return 0;
   }
   size_t stacks = 0;
   double pprof = PprofSeconds(pprof_samples, &stacks);

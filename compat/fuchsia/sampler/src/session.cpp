@@ -152,9 +152,16 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   attr.exclude_callchain_kernel = 1;
   attr.sample_max_stack = ZX_SAMPLER_MAX_FRAMES;
   attr.inherit = descendants ? 1 : 0;
+  if (stack_bytes_ != 0) {
+    // The user registers and the top of the user stack, for the drainer to unwind by DWARF
+    // CFI; the kernel's frame-pointer callchain stays, for samples CFI cannot unwind.
+    attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    attr.sample_regs_user = UserRegisterMask();
+    attr.sample_stack_user = stack_bytes_;
+  }
   {
     std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
-    if (task_fn_) {
+    if (task_fn_ || unwinder_) {
       attr.mmap = 1;
       attr.mmap2 = 1;
       attr.comm = 1;
@@ -180,6 +187,14 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   if (core.kernel_errno() == ESRCH) {  // Fuchsia's attach: a thread gone is a bad state
     *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
     return ZX_ERR_BAD_STATE;
+  }
+  const int refused = core.kernel_errno();
+  if (stack_bytes_ != 0 && (refused == EINVAL || refused == ENOSYS || refused == EOPNOTSUPP)) {
+    FromCore(core, error);
+    *error +=
+        " (the kernel refused the user registers and stack copy that DWARF unwinding "
+        "needs: unwind by frame pointers instead)";
+    return ZX_ERR_NOT_SUPPORTED;
   }
   if (!core.ok()) {
     return FromCore(core,
@@ -220,6 +235,7 @@ void Session::Record(size_t ring, const perf_event_header& header, const uint8_t
     return;
   }
   if (header.type != PERF_RECORD_SAMPLE) {
+    if (unwinder_) Follow(header, record);
     if (task_fn_) TaskEvent(header, record);
     return;
   }
@@ -233,12 +249,16 @@ void Session::Record(size_t ring, const perf_event_header& header, const uint8_t
   if (header.size < sizeof header + sizeof fixed) return;
   std::memcpy(&fixed, body, sizeof fixed);
   uint64_t available = (header.size - sizeof header - sizeof fixed) / 8;
+  uint64_t pcs[ZX_SAMPLER_MAX_FRAMES];
+  size_t n = 0;
+  if (unwinder_ && fixed.count <= available)
+    n = DwarfPcs(static_cast<pid_t>(fixed.pid), static_cast<pid_t>(fixed.tid),
+                 body + sizeof fixed + fixed.count * 8, record + header.size, pcs);
   if (fixed.count > available) fixed.count = available;
   uint64_t chain[ZX_SAMPLER_MAX_FRAMES + 8];
   uint64_t take = fixed.count < ZX_SAMPLER_MAX_FRAMES + 8 ? fixed.count : ZX_SAMPLER_MAX_FRAMES + 8;
   std::memcpy(chain, body + sizeof fixed, take * 8);
-  uint64_t pcs[ZX_SAMPLER_MAX_FRAMES];
-  size_t n = UserPcs(chain, take, pcs);
+  if (n == 0) n = UserPcs(chain, take, pcs);
   if (n == 0) return;  // no user stack (a kernel-mode sample of a thread without one)
   size_t words = fxt::SampleRecordWords(n);
   // Whole records only, and always a zero word after the last one.
@@ -250,6 +270,99 @@ void Session::Record(size_t ring, const perf_event_header& header, const uint8_t
   fxt::EncodeSample(region.words + region.used / 8, fixed.time, fixed.pid, fixed.tid, pcs, n);
   region.used += words * 8;
   ++written_;
+}
+
+size_t Session::DwarfPcs(pid_t pid, pid_t tid, const uint8_t* after, const uint8_t* end,
+                         uint64_t* pcs) {
+  // PERF_SAMPLE_REGS_USER: {u64 abi; u64 regs[weight(mask)] unless abi is NONE}, then
+  // PERF_SAMPLE_STACK_USER: {u64 size; u8 data[size]; u64 dyn_size (the part copied) if size}.
+  auto word = [&](const uint8_t* at, uint64_t* value) {
+    if (end - at < 8) return false;
+    std::memcpy(value, at, 8);
+    return true;
+  };
+  uint64_t abi = 0, size = 0, copied = 0;
+  if (!word(after, &abi) || abi == PERF_SAMPLE_REGS_ABI_NONE) return 0;  // a kernel thread
+  const size_t count = UserRegisterCount();
+  const uint8_t* stack = after + 8 + count * 8;
+  if (stack > end || !word(stack, &size) || size == 0) return 0;
+  const uint8_t* data = stack + 8;
+  if (data > end || size > static_cast<uint64_t>(end - data) || !word(data + size, &copied))
+    return 0;
+  if (copied > size) copied = size;
+  uint64_t sampled[40];
+  std::memcpy(sampled, after + 8, count * 8);
+  DwarfRegisters registers;
+  if (!ToDwarfRegisters(sampled, count, &registers)) return 0;
+  size_t n = unwinder_->Unwind(pid, tid, registers, data, copied, pcs, ZX_SAMPLER_MAX_FRAMES);
+  return n > 1 ? n : 0;  // no CFI for its PC (the vDSO, generated code): frame pointers' turn
+}
+
+void Session::Follow(const perf_event_header& header, const uint8_t* record) {
+  const uint8_t* body = record + sizeof header;
+  uint32_t ids[2];
+  if (header.type == PERF_RECORD_MMAP2) {
+    struct {
+      uint32_t pid, tid;
+      uint64_t addr, len, pgoff;
+      uint32_t maj, min;
+      uint64_t ino, ino_generation;
+      uint32_t prot, flags;
+    } m;
+    if (header.size < sizeof header + sizeof m + 24) return;
+    std::memcpy(&m, body, sizeof m);
+    if (!(m.prot & PROT_EXEC)) return;
+    const char* name = reinterpret_cast<const char*>(body + sizeof m);
+    const size_t limit = header.size - sizeof header - sizeof m - 24;
+    unwinder_->Mapped(static_cast<pid_t>(m.pid), m.addr, m.len, m.pgoff,
+                      std::string(name, strnlen(name, limit)));
+  } else if (header.type == PERF_RECORD_COMM && (header.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+    if (header.size < sizeof header + 8) return;
+    std::memcpy(ids, body, 8);
+    unwinder_->Execed(static_cast<pid_t>(ids[0]));
+  } else if (header.type == PERF_RECORD_FORK) {
+    if (header.size < sizeof header + 8) return;
+    std::memcpy(ids, body, 8);  // pid, ppid
+    unwinder_->Forked(static_cast<pid_t>(ids[0]), static_cast<pid_t>(ids[1]));
+  } else if (header.type == PERF_RECORD_EXIT) {
+    uint32_t exited[3];
+    if (header.size < sizeof header + sizeof exited) return;
+    std::memcpy(exited, body, sizeof exited);  // pid, ppid, tid
+    if (exited[0] == exited[2]) unwinder_->Exited(static_cast<pid_t>(exited[0]));
+  }
+}
+
+zx_status_t Session::SetUnwind(uint32_t method, uint32_t stack_bytes, std::string* error) {
+  if (!attached_.empty()) {
+    *error = "the unwinding is chosen before the first attach";
+    return ZX_ERR_BAD_STATE;
+  }
+  if (method == ZX_SAMPLER_UNWIND_FRAME_POINTERS) {
+    std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
+    stack_bytes_ = 0;
+    unwinder_.reset();
+    return ZX_OK;
+  }
+  if (method != ZX_SAMPLER_UNWIND_DWARF) {
+    *error = "unknown unwinding method " + std::to_string(method) +
+             " (ZX_SAMPLER_UNWIND_FRAME_POINTERS or ZX_SAMPLER_UNWIND_DWARF)";
+    return ZX_ERR_INVALID_ARGS;
+  }
+  if (UserRegisterMask() == 0) {
+    *error = "DWARF unwinding is not supported on this architecture (x86-64 and aarch64 only)";
+    return ZX_ERR_NOT_SUPPORTED;
+  }
+  if (stack_bytes == 0) stack_bytes = ZX_SAMPLER_UNWIND_DEFAULT_STACK;
+  if (stack_bytes % 8 != 0 || stack_bytes > ZX_SAMPLER_UNWIND_MAX_STACK) {
+    *error = "stack_bytes must be a multiple of 8 up to " +
+             std::to_string(ZX_SAMPLER_UNWIND_MAX_STACK) +
+             " (0: " + std::to_string(ZX_SAMPLER_UNWIND_DEFAULT_STACK) + ")";
+    return ZX_ERR_INVALID_ARGS;
+  }
+  std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
+  stack_bytes_ = stack_bytes;
+  if (!unwinder_) unwinder_ = std::make_unique<DwarfUnwinder>();
+  return ZX_OK;
 }
 
 void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) {

@@ -13,6 +13,7 @@
 
 #include "base/status.h"
 #include "core/sampling_session.h"
+#include "dwarf_unwinder.h"
 #include "zircon/sampler-linux.h"
 #include "zircon/syscalls-next.h"
 
@@ -35,6 +36,9 @@ class Session {
   zx_status_t RegionFd(uint32_t index, int* fd, std::string* error);
   zx_status_t MapRegion(uint32_t index, const void** data, size_t* size, std::string* error);
   void SetTaskEvents(zx_sampler_task_event_fn fn, void* context);
+  // zx_sampler_set_unwind: before the first attach only (every event of a ring must write
+  // records of one layout).
+  zx_status_t SetUnwind(uint32_t method, uint32_t stack_bytes, std::string* error);
   // The event whose period later attaches sample on (zx_sampler_set_event).
   void SetEvent(uint32_t type, uint64_t config) {
     event_type_ = type;
@@ -53,6 +57,11 @@ class Session {
   Session() = default;
   void Record(size_t ring, const perf_event_header& header, const uint8_t* record);
   void TaskEvent(const perf_event_header& header, const uint8_t* record);
+  // The mappings, forks and execs the DWARF unwinder follows.
+  void Follow(const perf_event_header& header, const uint8_t* record);
+  // The DWARF-unwound PCs of a sample whose callchain ends at `after` (its registers and stack
+  // copy follow); 0 when it cannot be unwound past its first frame.
+  size_t DwarfPcs(pid_t pid, pid_t tid, const uint8_t* after, const uint8_t* end, uint64_t* pcs);
 
   std::unique_ptr<pmapi::SamplingSession> sampling_;
   int handle_ = -1;
@@ -62,7 +71,11 @@ class Session {
   std::vector<Region> regions_;      // one per possible CPU
   std::vector<size_t> ring_region_;  // the region of each ring of sampling_
   std::set<pid_t> attached_;
-  int kernel_time_ = -1;  // unknown until the first attach; then 0 or 1
+  int kernel_time_ = -1;      // unknown until the first attach; then 0 or 1
+  uint32_t stack_bytes_ = 0;  // user stack copied per sample; 0: frame pointers only
+
+  // The drainer's alone (or Stop's, with the drain lock): DWARF unwinding when stack_bytes_.
+  std::unique_ptr<DwarfUnwinder> unwinder_;
 
   // Guarded by sampling_->drain_mutex(): regions' contents, counters, the task callback.
   uint64_t written_ = 0, dropped_ = 0, lost_ = 0;

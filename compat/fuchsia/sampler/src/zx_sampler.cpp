@@ -206,6 +206,15 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_task_events(zx_handle_t handle,
   });
 }
 
+ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_unwind(zx_handle_t handle, uint32_t method,
+                                                    uint32_t stack_bytes) {
+  return Guarded([&] {
+    return WithSession(handle, [&](zx_sampler::Session* session) {
+      return session->SetUnwind(method, stack_bytes, &t_last_error);
+    });
+  });
+}
+
 ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_event(zx_handle_t handle, uint32_t type,
                                                    uint64_t config) {
   return Guarded([&] {

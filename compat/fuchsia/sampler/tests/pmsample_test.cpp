@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -404,6 +405,106 @@ TEST_F(PmsampleTest, AReturnAddressOutsideTheCodeEndsTheStack) {
     std::string self, total, samples, function;
     fields >> self >> total >> samples >> function;
     EXPECT_FALSE(samples == "0" && function.rfind("0x", 0) == 0) << run.out;
+  }
+}
+
+// Samples of unwind_workload (built without frame pointers) whose stack ends, outermost first,
+// main;outer;middle;leaf, and all whose innermost frame is leaf.
+struct LeafStacks {
+  long complete = 0, in_leaf = 0;
+};
+LeafStacks CountLeafStacks(const std::string& folded) {
+  LeafStacks counted;
+  const std::vector<std::string> chain = {"main", "outer", "middle", "leaf"};
+  for (const auto& [frames, samples] : ReadFolded(folded)) {
+    if (frames.empty() || frames.back() != "leaf") continue;
+    counted.in_leaf += samples;
+    if (frames.size() >= chain.size() &&
+        std::equal(chain.begin(), chain.end(), frames.end() - chain.size()))
+      counted.complete += samples;
+  }
+  return counted;
+}
+
+TEST_F(PmsampleTest, CallGraphDwarfFindsTheCallersOfCodeWithoutFramePointers) {
+  const std::string folded = Path("dwarf.txt");
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
+                       " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
+  ASSERT_EQ(run.status, 0) << run.out;
+  LeafStacks dwarf = CountLeafStacks(folded);
+  EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
+  // The samples in the hot loop have their whole chain (CFI describes every instruction of
+  // leaf); a sample drained before its process's mapping records (they may be in another
+  // CPU's ring) after the process is gone could miss it: 99%.
+  EXPECT_GE(dwarf.complete * 100, dwarf.in_leaf * 99) << ReadFile(folded);
+}
+
+TEST_F(PmsampleTest, FramePointersAloneDoNotFindThem) {
+  // The default, and --call-graph fp: the same program loses leaf's callers, which is what
+  // --call-graph dwarf is for.
+  for (const char* option : {"", " --call-graph fp"}) {
+    const std::string folded = Path("fp.txt");
+    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + option +
+                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
+    ASSERT_EQ(run.status, 0) << option << ": " << run.out;
+    LeafStacks fp = CountLeafStacks(folded);
+    EXPECT_GT(fp.in_leaf, 100) << option << ": " << ReadFile(folded);
+    EXPECT_EQ(fp.complete, 0) << option << ": " << ReadFile(folded);
+  }
+}
+
+TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
+  // Attached with -p after it started: no mmap record of its program or libraries, so the
+  // unwinder reads /proc/PID/maps (names and addresses, never its memory).
+  int out_pipe[2];
+  ASSERT_EQ(pipe(out_pipe), 0);
+  pid_t workload = fork();
+  ASSERT_GE(workload, 0);
+  if (workload == 0) {
+    dup2(out_pipe[1], 1);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    execl(UNWIND_WORKLOAD_PATH, UNWIND_WORKLOAD_PATH, "wait", "300000000", (char*)nullptr);
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  char ready[6] = {};
+  ASSERT_EQ(read(out_pipe[0], ready, 6), 6);  // "ready\n": SIGUSR1 is blocked now
+  const std::string folded = Path("p.txt");
+  std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
+                        " --folded " + folded + " -p " + std::to_string(workload) + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe)) {
+    out += buffer;
+    if (out.find("pmsample: sampling") != std::string::npos) break;
+  }
+  kill(workload, SIGUSR1);
+  while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  int status = pclose(pipe);
+  close(out_pipe[0]);
+  waitpid(workload, nullptr, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  LeafStacks dwarf = CountLeafStacks(folded);
+  EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
+  EXPECT_GE(dwarf.complete * 100, dwarf.in_leaf * 99) << ReadFile(folded);
+}
+
+TEST_F(PmsampleTest, CallGraphDwarfTakesAStackSizeAndRefusesOthers) {
+  // A copy too small for main's frame: the chain is cut, the samples are still written.
+  const std::string folded = Path("small.txt");
+  ShellRun small = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf,8" +
+                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
+  ASSERT_EQ(small.status, 0) << small.out;
+  LeafStacks cut = CountLeafStacks(folded);
+  EXPECT_GT(cut.in_leaf, 100) << ReadFile(folded);
+  EXPECT_EQ(cut.complete, 0) << ReadFile(folded);
+  for (const char* bad : {"lbr", "dwarf,", "dwarf,x", "dwarf,70000", "dwarfs", "fp,8", ""}) {
+    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --call-graph '" + bad + "' -- true");
+    EXPECT_EQ(run.status, 2) << bad << ": " << run.out;
+    EXPECT_NE(run.out.find("--call-graph takes fp"), std::string::npos) << bad << ": " << run.out;
   }
 }
 

@@ -15,6 +15,11 @@ add_custom_command(TARGET sampler_workload POST_BUILD
           $<TARGET_FILE:sampler_workload>.stripped
   COMMENT "Stripping a copy of sampler_workload")
 
+# The chain main -> outer -> middle -> leaf without frame pointers, for --call-graph dwarf.
+add_executable(unwind_workload ${CMAKE_CURRENT_LIST_DIR}/unwind_workload.c)
+target_compile_options(unwind_workload PRIVATE -Wall -Wextra -Werror -O2 -g
+                       -fomit-frame-pointer -fasynchronous-unwind-tables)
+
 foreach(name zx_sampler_api_test zx_sampler_sampling_test zx_sampler_fork_test pmsample_test)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.cpp)
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
@@ -23,11 +28,26 @@ foreach(name zx_sampler_api_test zx_sampler_sampling_test zx_sampler_fork_test p
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.
                        PROPERTIES TIMEOUT 300)
 endforeach()
-add_dependencies(pmsample_test pmsample sampler_workload)
+add_dependencies(pmsample_test pmsample sampler_workload unwind_workload)
 target_compile_definitions(pmsample_test PRIVATE
   PMSAMPLE_PATH="$<TARGET_FILE:pmsample>"
   SAMPLER_WORKLOAD_PATH="$<TARGET_FILE:sampler_workload>"
+  UNWIND_WORKLOAD_PATH="$<TARGET_FILE:unwind_workload>"
   GO_EXECUTABLE="${FUCHSIA_GO_EXECUTABLE}")
+
+# zx_sampler_set_unwind through the kernel seam: the sampler's sources compiled into the test
+# (the library hides the seam), with the core's fake kernel.
+file(GLOB ZX_SAMPLER_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/../src/*.cpp)
+add_executable(zx_sampler_unwind_faults_test ${CMAKE_CURRENT_LIST_DIR}/zx_sampler_unwind_faults_test.cpp
+               ${ZX_SAMPLER_TEST_SOURCES} ${PROJECT_SOURCE_DIR}/compat/fuchsia/common/src/fxt.cpp)
+target_include_directories(zx_sampler_unwind_faults_test PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/../include ${CMAKE_CURRENT_LIST_DIR}/../src
+  ${PROJECT_SOURCE_DIR}/compat/fuchsia/common/include)
+target_link_libraries(zx_sampler_unwind_faults_test PRIVATE pmapi_internal pmapi_test_support
+                      PkgConfig::ZX_SAMPLER_LIBDW GTest::gtest_main Threads::Threads)
+target_compile_options(zx_sampler_unwind_faults_test PRIVATE ${PMAPI_WARNINGS})
+gtest_discover_tests(zx_sampler_unwind_faults_test DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.
+                     PROPERTIES TIMEOUT 120)
 
 # pmsample --folded and --flamegraph on a 3:1 workload, the pictures rendered by headless
 # chromium and checked by what it drew (skipped, with the reason, without chromium).

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "sampler_test_support.h"
+#include "zircon/sampler-linux.h"
 #include "zircon/syscalls-next.h"
 
 namespace {
@@ -158,6 +159,39 @@ TEST(ZxSamplerAttach, AnotherUsersThreadIsAccessDeniedNamingPerfEventParanoid) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
   EXPECT_EQ(message.substr(0, message.find(' ')), std::to_string(ZX_ERR_ACCESS_DENIED)) << message;
   EXPECT_NE(message.find("perf_event_paranoid"), std::string::npos) << message;
+}
+
+TEST(ZxSamplerUnwind, ChosenBeforeTheFirstAttachWithItsArgumentsChecked) {
+  EXPECT_EQ(zx_sampler_set_unwind(3, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_ERR_BAD_STATE);
+  zx_handle_t h;
+  zx_sampler_config_t config = Config();
+  ASSERT_EQ(zx_sampler_create(0, 0, &config, &h), ZX_OK) << zx_sampler_last_error();
+  EXPECT_EQ(zx_sampler_set_unwind(h + 1, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_ERR_BAD_HANDLE);
+  EXPECT_EQ(zx_sampler_set_unwind(h, 2, 0), ZX_ERR_INVALID_ARGS);
+  EXPECT_NE(std::string(zx_sampler_last_error()).find("unknown unwinding method 2"),
+            std::string::npos)
+      << zx_sampler_last_error();
+  for (uint32_t bad : {12u, ZX_SAMPLER_UNWIND_MAX_STACK + 8}) {
+    EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, bad), ZX_ERR_INVALID_ARGS) << bad;
+    EXPECT_NE(std::string(zx_sampler_last_error()).find("stack_bytes"), std::string::npos);
+  }
+#if defined(__x86_64__) || defined(__aarch64__)
+  EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, ZX_SAMPLER_UNWIND_MAX_STACK), ZX_OK)
+      << zx_sampler_last_error();
+  EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_OK);
+#else
+  EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_ERR_NOT_SUPPORTED);
+  EXPECT_NE(std::string(zx_sampler_last_error()).find("not supported on this architecture"),
+            std::string::npos);
+#endif
+  EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_FRAME_POINTERS, 0), ZX_OK);
+  // Every event of a ring writes records of one layout: no change once a thread is attached.
+  ASSERT_EQ(zx_sampler_attach(h, static_cast<zx_handle_t>(sampler_test::Tid())), ZX_OK)
+      << zx_sampler_last_error();
+  EXPECT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_ERR_BAD_STATE);
+  EXPECT_NE(std::string(zx_sampler_last_error()).find("before the first attach"),
+            std::string::npos);
+  EXPECT_EQ(zx_handle_close(h), ZX_OK);
 }
 
 TEST(ZxSamplerRegions, TheCallersDescriptorIsReadOnly) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "sampler_test_support.h"
+#include "zircon/sampler-linux.h"
 
 using sampler_test::ReadRegions;
 using sampler_test::RegionContents;
@@ -32,6 +33,12 @@ HOT_FUNCTION(SamplerHotMain)
 HOT_FUNCTION(SamplerHotA)
 HOT_FUNCTION(SamplerHotB)
 HOT_FUNCTION(SamplerHotExiting)
+
+// A caller of its own for the DWARF test: its frame is what the unwinding must find.
+extern "C" __attribute__((noinline)) void SamplerDwarfCaller(int64_t cpu_ns) {
+  SamplerHotMain(cpu_ns);
+  g_sink += 1;  // after the call: no tail call
+}
 
 constexpr int64_t kPeriod = 100000;  // 100 us
 
@@ -232,6 +239,32 @@ TEST(ZxSamplerSampling, ARestartAfterStopAppends) {
     EXPECT_TRUE(std::equal(first.bytes[i].begin(), first.bytes[i].end(), second.bytes[i].begin()))
         << "region " << i << " was rewritten, not appended to";
   }
+  EXPECT_EQ(zx_handle_close(h), ZX_OK);
+}
+
+TEST(ZxSamplerSampling, DwarfUnwindingOfARunningProcessParsesAndFindsTheCaller) {
+#if !defined(__x86_64__) && !defined(__aarch64__)
+  GTEST_SKIP() << "DWARF unwinding is x86-64 and aarch64 only";
+#endif
+  // This process was running before the session: its mappings come from /proc/PID/maps (no
+  // mmap record of them), and each record carries registers and a stack copy besides the
+  // callchain, which the drainer must step over to write the usual records.
+  zx_handle_t h = Create();
+  ASSERT_EQ(zx_sampler_set_unwind(h, ZX_SAMPLER_UNWIND_DWARF, 0), ZX_OK) << zx_sampler_last_error();
+  ASSERT_EQ(zx_sampler_attach(h, Self()), ZX_OK) << zx_sampler_last_error();
+  ASSERT_EQ(zx_sampler_start(h), ZX_OK);
+  SamplerDwarfCaller(200000000);
+  ASSERT_EQ(zx_sampler_stop(h), ZX_OK);
+  RegionContents c = ReadRegions(h);
+  EXPECT_TRUE(c.errors.empty()) << c.errors[0];
+  size_t hot = 0, with_caller = 0;
+  for (const SampleCopy& s : c.samples) {
+    if (!sampler_test::StackHas(Symbols(), s, "SamplerHotMain")) continue;
+    ++hot;
+    with_caller += sampler_test::StackHas(Symbols(), s, "SamplerDwarfCaller");
+  }
+  EXPECT_GT(hot, 100u);
+  EXPECT_GE(with_caller * 10, hot * 9) << with_caller << " of " << hot;
   EXPECT_EQ(zx_handle_close(h), ZX_OK);
 }
 

@@ -53,6 +53,8 @@ struct Options {
   pid_t pid = 0;
   double duration = 0;  // -p: seconds, 0 = until the process exits or SIGINT
   bool quiet = false;
+  uint32_t unwind = ZX_SAMPLER_UNWIND_FRAME_POINTERS;  // --call-graph
+  uint32_t stack_bytes = 0;                            // dwarf,SIZE (0: the library's 8 KiB)
   std::vector<char*> command;
 };
 
@@ -69,6 +71,24 @@ bool ParseNumber(const char* text, double* value) {
   errno = 0;
   *value = std::strtod(text, &end);
   return errno == 0 && end != text && *end == '\0' && *value > 0;
+}
+
+// --call-graph fp | dwarf[,bytes], as perf record takes it (no lbr: there is no such unwinding
+// here).
+bool ParseCallGraph(const std::string& text, Options* o) {
+  if (text == "fp") {
+    o->unwind = ZX_SAMPLER_UNWIND_FRAME_POINTERS;
+    return true;
+  }
+  if (text.compare(0, 5, "dwarf") != 0 || (text.size() > 5 && text[5] != ',')) return false;
+  o->unwind = ZX_SAMPLER_UNWIND_DWARF;
+  o->stack_bytes = 0;
+  if (text.size() == 5) return true;
+  double v = 0;
+  if (!ParseNumber(text.c_str() + 6, &v) || v > ZX_SAMPLER_UNWIND_MAX_STACK) return false;
+  // Rounded up to whole words, as perf does.
+  o->stack_bytes = static_cast<uint32_t>((static_cast<uint64_t>(v) + 7) / 8 * 8);
+  return o->stack_bytes <= ZX_SAMPLER_UNWIND_MAX_STACK;
 }
 
 // A row's answer that is no sentence: show the usage (a bad --top), or stop for --help, which
@@ -140,6 +160,15 @@ tools::OptionTable Table(Options* o) {
        number(kAny, "-p takes a process id", [o](double v) { o->pid = static_cast<pid_t>(v); })},
       {"duration", 'd', "SECONDS", "with -p, stop after this long",
        number(kAny, "-d takes seconds", [o](double v) { o->duration = v; })},
+      {"call-graph", 0, "fp|dwarf[,BYTES]",
+       "stacks by frame pointers (default), or by DWARF CFI on BYTES of stack (8192)",
+       [o](Value text, Value) -> std::string {
+         if (ParseCallGraph(text, o)) return "";
+         return "--call-graph takes fp (frame pointers, the default) or dwarf[,bytes] (bytes "
+                "of stack copied per sample, up to " +
+                std::to_string(ZX_SAMPLER_UNWIND_MAX_STACK) + "; 8192 by default), not '" + text +
+                "'";
+       }},
       {"quiet", 'q', nullptr, "no summary",
        [o](Value, Value) {
          o->quiet = true;
@@ -156,7 +185,8 @@ void Usage(FILE* out) {
                "usage: pmsample [-F hz | --period ns] [-e instructions|cycles --period n]\n"
                "                [-o trace.fxt] [--pprof file] [--raw prefix]\n"
                "                [--folded file] [--flamegraph file.svg|file.html]\n"
-               "                [--top n] [--buffer-mb n] [-q] -- command [args...]\n"
+               "                [--call-graph fp|dwarf[,bytes]] [--top n] [--buffer-mb n] [-q]\n"
+               "                -- command [args...]\n"
                "       pmsample [options] -p pid [-d seconds]\n%s",
                out == stdout ? Table(&unused).Help().c_str() : "");
 }
@@ -330,6 +360,8 @@ int main(int argc, char** argv) {
   zx_handle_t session = ZX_HANDLE_INVALID;
   zx_status_t status = zx_sampler_create(ZX_HANDLE_INVALID, 0, &config, &session);
   if (status != ZX_OK) return Fail("creating the sampler", status);
+  status = zx_sampler_set_unwind(session, options.unwind, options.stack_bytes);
+  if (status != ZX_OK) return Fail("choosing the unwinding", status);
   pmsample::Recording recording;
   zx_sampler_set_task_events(session, &pmsample::Recording::OnTaskEvent, &recording);
   zx_sampler_set_event(session, options.event_type, options.event_config);
@@ -466,6 +498,12 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "pmsample: a region filled and later samples were dropped; use a larger --buffer-mb\n");
+  if (facts.lost && options.unwind == ZX_SAMPLER_UNWIND_DWARF)
+    std::fprintf(stderr,
+                 "pmsample: %llu samples lost: each --call-graph dwarf sample carries its stack "
+                 "copy, and the kernel's ring filled faster than it was drained; lower -F or "
+                 "the copy's size (dwarf,bytes)\n",
+                 static_cast<unsigned long long>(facts.lost));
   if (!written && options.command.empty()) return kFailed;
   return exit_code;
 }

@@ -1,0 +1,44 @@
+/* A known call chain in code built without frame pointers (-O2 -fomit-frame-pointer, with
+ * .eh_frame): main -> outer -> middle -> leaf, where leaf spins. Only DWARF unwinding finds
+ * leaf's callers; the frame-pointer chain cannot.
+ *
+ *   unwind_workload [ITERATIONS]        runs leaf ITERATIONS times (default 300000000)
+ *   unwind_workload wait ITERATIONS   prints "ready", waits for SIGUSR1, then runs (for -p) */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* noipa: no inlining, cloning or interprocedural shortcuts, so each function keeps its frame;
+ * each caller uses the result after the call, so no call is a tail call. */
+__attribute__((noipa)) static uint64_t leaf(uint64_t n) {
+  uint64_t x = n;
+  for (uint64_t i = 0; i < n; ++i) x = x * 6364136223846793005u + 1442695040888963407u;
+  return x;
+}
+
+__attribute__((noipa)) static uint64_t middle(uint64_t n) { return leaf(n) ^ (n << 1); }
+
+__attribute__((noipa)) static uint64_t outer(uint64_t n) { return middle(n) + (n >> 3); }
+
+int main(int argc, char** argv) {
+  uint64_t n = 300000000u;
+  if (argc > 2 && strcmp(argv[1], "wait") == 0) {
+    sigset_t usr1;
+    int signal;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    printf("ready\n");
+    fflush(stdout);
+    sigwait(&usr1, &signal);
+    n = strtoull(argv[2], NULL, 10);
+  } else if (argc > 1) {
+    n = strtoull(argv[1], NULL, 10);
+  }
+  uint64_t x = outer(n);
+  /* Printed so that nothing of the chain is dead code. */
+  printf("%llu\n", (unsigned long long)(x & 1));
+  return 0;
+}
