@@ -88,6 +88,31 @@ size_t UserPcs(const uint64_t* chain, uint64_t count, uint64_t* pcs) {
   return n;
 }
 
+// A PERF_RECORD_MMAP2 of executable code: where it is mapped and the file's name. The record
+// ends with sample_id_all's 24 bytes, which the name must not run into.
+struct ExecMapping {
+  uint32_t pid = 0, tid = 0;
+  uint64_t addr = 0, len = 0, pgoff = 0;
+  std::string name;
+};
+
+bool ReadExecMapping(const perf_event_header& header, const uint8_t* record, ExecMapping* out) {
+  struct {
+    uint32_t pid, tid;
+    uint64_t addr, len, pgoff;
+    uint32_t maj, min;
+    uint64_t ino, ino_generation;
+    uint32_t prot, flags;
+  } m;
+  if (header.size < sizeof header + sizeof m + 24) return false;
+  std::memcpy(&m, record + sizeof header, sizeof m);
+  if (!(m.prot & PROT_EXEC)) return false;
+  const char* name = reinterpret_cast<const char*>(record + sizeof header + sizeof m);
+  const size_t limit = header.size - sizeof header - sizeof m - 24;
+  *out = {m.pid, m.tid, m.addr, m.len, m.pgoff, std::string(name, strnlen(name, limit))};
+  return true;
+}
+
 }  // namespace
 
 zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<Session>* out,
@@ -302,20 +327,9 @@ void Session::Follow(const perf_event_header& header, const uint8_t* record) {
   const uint8_t* body = record + sizeof header;
   uint32_t ids[2];
   if (header.type == PERF_RECORD_MMAP2) {
-    struct {
-      uint32_t pid, tid;
-      uint64_t addr, len, pgoff;
-      uint32_t maj, min;
-      uint64_t ino, ino_generation;
-      uint32_t prot, flags;
-    } m;
-    if (header.size < sizeof header + sizeof m + 24) return;
-    std::memcpy(&m, body, sizeof m);
-    if (!(m.prot & PROT_EXEC)) return;
-    const char* name = reinterpret_cast<const char*>(body + sizeof m);
-    const size_t limit = header.size - sizeof header - sizeof m - 24;
-    unwinder_->Mapped(static_cast<pid_t>(m.pid), m.addr, m.len, m.pgoff,
-                      std::string(name, strnlen(name, limit)));
+    ExecMapping m;
+    if (!ReadExecMapping(header, record, &m)) return;
+    unwinder_->Mapped(static_cast<pid_t>(m.pid), m.addr, m.len, m.pgoff, m.name);
   } else if (header.type == PERF_RECORD_COMM && (header.misc & PERF_RECORD_MISC_COMM_EXEC)) {
     if (header.size < sizeof header + 8) return;
     std::memcpy(ids, body, 8);
@@ -380,23 +394,15 @@ void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) 
   uint32_t ids[4] = {};
   switch (header.type) {
     case PERF_RECORD_MMAP2: {
-      struct {
-        uint32_t pid, tid;
-        uint64_t addr, len, pgoff;
-        uint32_t maj, min;
-        uint64_t ino, ino_generation;
-        uint32_t prot, flags;
-      } m;
-      if (header.size < sizeof header + sizeof m + 24) return;
-      std::memcpy(&m, body, sizeof m);
-      if (!(m.prot & PROT_EXEC)) return;
+      ExecMapping m;
+      if (!ReadExecMapping(header, record, &m)) return;
       event.kind = ZX_SAMPLER_TASK_MAP;
       event.pid = m.pid;
       event.tid = m.tid;
       event.start = m.addr;
       event.length = m.len;
       event.file_offset = m.pgoff;
-      name = text(sizeof header + sizeof m);
+      name = m.name;
       break;
     }
     case PERF_RECORD_COMM:
