@@ -12,6 +12,7 @@
 #include "catalog/group_catalog.h"
 #include "csv.h"
 #include "listing.h"
+#include "markup.h"
 
 namespace pmlist {
 namespace {
@@ -22,28 +23,8 @@ using Record = std::vector<std::pair<std::string, std::string>>;
 // -o c: the kit's CSV field (src/report/csv.h), quoted only when it must be.
 using tools::CsvField;
 
-std::string Xml(const std::string &field) {
-  std::string out;
-  for (char c : field) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// -o x: the kit's markup escaping (src/tools/common/markup.h), which the pictures use too.
+using tools::EscapeMarkup;
 
 std::string Render(char format, const char *element, const std::vector<Record> &records) {
   std::string out;
@@ -60,7 +41,7 @@ std::string Render(char format, const char *element, const std::vector<Record> &
   out = "<?xml version=\"1.0\"?>\n<pmlist>\n";
   for (const Record &record : records) {
     out += std::string("  <") + element;
-    for (const auto &field : record) out += " " + field.first + "=\"" + Xml(field.second) + "\"";
+    for (const auto &field : record) out += " " + field.first + "=\"" + EscapeMarkup(field.second) + "\"";
     out += "/>\n";
   }
   return out + "</pmlist>\n";
