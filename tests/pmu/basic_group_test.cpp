@@ -29,7 +29,7 @@ TEST(BasicGroupHardware, CountsTheLoopAndGivesAnIpcOfOne) {
   ASSERT_EQ(pm_get_group_metrics(basic, &metrics), 0);
   ASSERT_EQ(metrics.members, 2);
 
-  pm_prog_t prog = Program({basic}, PM_USER);
+  pm_prog_t prog = MakeProgram({basic}, PM_USER);
   prog.mode.b.is_group = 1;
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   LeastCounts(MyThread(), Loop, 1000, 2);

@@ -32,7 +32,7 @@ class GroupHardware : public ::testing::Test {
 };
 
 TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
   InOneOrder order;
   LeastCounts(MyGroup(), LoopInThreads, kShortLoop, 2);  // warm-up
@@ -51,7 +51,7 @@ TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
   ASSERT_TRUE(Initialize());
   ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "boot the guest with -smp 2 or more";
   InOneOrder order;  // on the last CPU
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("pm_set_program", 0);
   struct CpuReads {
     static int Cpu(pm_data_t *data) { return pm_get_data_cpu(Last(), data); }

@@ -26,15 +26,6 @@ int EventId(const std::string &name) {
   return rc == 0 ? id : COUNT_NOTHING;
 }
 
-pm_prog_t Program(std::initializer_list<int> ids, int mode) {
-  pm_prog_t prog = {};
-  prog.mode.w = mode;
-  for (int &event : prog.events) event = COUNT_NOTHING;
-  int counter = 0;
-  for (int id : ids) prog.events[counter++] = id;
-  return prog;
-}
-
 Family MyThread() {
   return {pm_reset_data_mythread, pm_start_mythread, pm_stop_mythread, pm_get_data_mythread};
 }

@@ -7,11 +7,11 @@
 
 #include <array>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <thread>
 
 #include "pmapi.h"
+#include "support/make_program.h"
 
 namespace pmu_guest {
 
@@ -33,8 +33,8 @@ bool Initialize();
 // and returns COUNT_NOTHING when it has none.
 int EventId(const std::string &name);
 
-// A program counting `ids` on counters 0, 1, ... with `mode`.
-pm_prog_t Program(std::initializer_list<int> ids, int mode);
+// A program counting `ids` on counters 0, 1, ... with `mode`: the host tests' own.
+using pmapi_test::MakeProgram;
 
 using Counts = std::array<long long, MAX_COUNTERS>;
 

@@ -92,7 +92,7 @@ class ThirdPartyGroupHardware : public ::testing::Test {
 };
 
 TEST_F(ThirdPartyGroupHardware, GroupCountsTheTargetsChildExactly) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_group(g_target, g_target, &prog), 0)
       << pm_strerror("pm_set_program_group", 0);
   const Family family{[] { return pm_reset_data_group(g_target, g_target); },
@@ -108,7 +108,7 @@ TEST_F(ThirdPartyGroupHardware, GroupCountsTheTargetsChildExactly) {
 }
 
 TEST_F(ThirdPartyGroupHardware, PthreadGroupCountsTheTargetsChildExactly) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_pgroup(g_target, g_target, 0, &prog), 0)
       << pm_strerror("pm_set_program_pgroup", 0);
   const Family family{
@@ -128,7 +128,7 @@ TEST_F(ThirdPartyGroupHardware, PthreadGroupCountsTheTargetsChildExactly) {
 // does: the same child loop is in one and not in the other.
 TEST(InheritHardware, MyGroupCountsAForkedChildAndMyThreadDoesNot) {
   ASSERT_TRUE(Initialize());
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
   InOneOrder order;  // fork, exit and waitpid in one order: exact (guest_support.h)
   LeastCounts(MyGroup(), LoopInForkedChild, kShortLoop, 2);

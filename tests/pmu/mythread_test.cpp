@@ -21,7 +21,7 @@ constexpr long long kDifference = kInstructionsPerIteration * (kLongLoop - kShor
 // Two loop lengths, the difference of their counts: whatever the calls around the loop cost is
 // the same in both and cancels. The first runs of a path cost more (lazy binding): warm up.
 TEST_F(MyThreadHardware, UserModeInstructionsAndCyclesOfALoopAreExact) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   LeastCounts(MyThread(), Loop, kShortLoop, 2);  // warm-up
   const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
@@ -37,7 +37,7 @@ TEST_F(MyThreadHardware, UserModeInstructionsAndCyclesOfALoopAreExact) {
 
 // Stopped counters count nothing more; a reset starts again from zero.
 TEST_F(MyThreadHardware, StopHoldsTheCountAndResetClearsIt) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   // The stop, then as many iterations again as `after_stop` says: 0 once, the whole loop once.
   // The same instructions run up to the stop both times, so the counts must be equal.
@@ -62,7 +62,7 @@ TEST_F(MyThreadHardware, StopHoldsTheCountAndResetClearsIt) {
 // Kernel mode counts what the kernel runs for the thread (the calls' system calls), never the
 // user-mode loop: its count does not grow with the loop.
 TEST_F(MyThreadHardware, KernelModeDoesNotCountTheUserLoop) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_KERNEL);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_KERNEL);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   LeastCounts(MyThread(), Loop, kShortLoop, 2);
   const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);

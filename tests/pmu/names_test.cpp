@@ -26,7 +26,7 @@ TEST_F(NamesHardware, EveryNameOfInstructionsCountsTheLoopExactly) {
   ASSERT_FALSE(table.empty()) << "a CPU model the suite does not know (docs/hardware.md)";
   const std::string names[] = {"PM_INST_CMPL", table + "::INST_RETIRED", "armv8_pmuv3/inst_retired",
                                "perf::INSTRUCTIONS"};
-  pm_prog_t prog = Program(
+  pm_prog_t prog = MakeProgram(
       {EventId(names[0]), EventId(names[1]), EventId(names[2]), EventId(names[3])}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   LeastCounts(MyThread(), Loop, kShortLoop, 2);
@@ -51,7 +51,7 @@ TEST_F(NamesHardware, UnimplementedEventsAreRefusedWithTheReason) {
     EXPECT_FALSE(found->status.b.verified) << name;
     EXPECT_NE(std::string(found->description).find("ENOENT"), std::string::npos)
         << name << ": " << found->description;
-    pm_prog_t prog = Program({found->event_id}, PM_USER);
+    pm_prog_t prog = MakeProgram({found->event_id}, PM_USER);
     const int rc = pm_set_program_mythread(&prog);
     EXPECT_NE(rc, 0) << name << " was accepted";
     const std::string message = pm_strerror("pm_set_program_mythread", rc);
@@ -93,7 +93,7 @@ TEST_F(NamesHardware, RawEventsThePmuDoesNotImplementAreNotVerified) {
   EXPECT_NE(std::string(refill->description).find("does not implement common event 0x03"),
             std::string::npos)
       << refill->description;
-  pm_prog_t prog = Program({refill->event_id}, PM_USER);
+  pm_prog_t prog = MakeProgram({refill->event_id}, PM_USER);
   const int rc = pm_set_program_mythread(&prog);
   EXPECT_NE(rc, 0) << "L1D_CACHE_REFILL was accepted";
   const std::string message = pm_strerror("pm_set_program_mythread", rc);

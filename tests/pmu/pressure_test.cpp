@@ -41,7 +41,7 @@ class PressureHardware : public ::testing::Test {
     pm_delete_program();
   }
   pm_prog_t Of(int events) const {
-    pm_prog_t prog = Program({}, PM_USER);
+    pm_prog_t prog = MakeProgram({}, PM_USER);
     for (int i = 0; i < events; ++i) prog.events[i] = ids_[i];
     return prog;
   }

@@ -64,7 +64,7 @@ class ThreadHardware : public ::testing::Test {
 };
 
 TEST_F(ThreadHardware, CountsAnotherProcesssLoopExactly) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_thread(g_child, g_child, &prog), 0)
       << pm_strerror("pm_set_program_thread", 0);
   const Family family{[] { return pm_reset_data_thread(g_child, g_child); },

@@ -67,7 +67,7 @@ class UserSpaceReadHardware : public ::testing::Test {
 
 TEST_F(UserSpaceReadHardware, WithoutPerfUserAccessEveryReadIsOneReadSystemCall) {
   ASSERT_TRUE(SetUserAccess(0));
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   pm_data_t data;
   const long long calls = ReadCallsOfAThousandReads(&data);
@@ -78,7 +78,7 @@ TEST_F(UserSpaceReadHardware, WithoutPerfUserAccessEveryReadIsOneReadSystemCall)
 
 TEST_F(UserSpaceReadHardware, WithPerfUserAccessReadsMakeNoSystemCallAndAgreeWithRead) {
   ASSERT_TRUE(SetUserAccess(1)) << "no /proc/sys/kernel/perf_user_access (Linux 5.17 on)";
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   pm_data_t data;
   const long long calls = ReadCallsOfAThousandReads(&data);
