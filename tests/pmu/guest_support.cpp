@@ -56,6 +56,19 @@ Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int
   return least;
 }
 
+LoopRuns RunShortAndLong(const Family &family, void (*work)(uint64_t)) {
+  LeastCounts(family, work, kShortLoop, 2);  // warm-up
+  LoopRuns runs;
+  runs.short_run = LeastCounts(family, work, kShortLoop);
+  runs.long_run = LeastCounts(family, work, kLongLoop);
+  return runs;
+}
+
+void PrintDifference(const char *what, const LoopRuns &runs, long long exact) {
+  printf("%s: %lld and %lld, difference %lld for %lld\n", what, runs.short_run[0], runs.long_run[0],
+         runs.Difference(0), exact);
+}
+
 std::string PfmTable() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;

@@ -12,9 +12,6 @@ using namespace pmu_guest;
 
 namespace {
 
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
-constexpr long long kDifference = kInstructionsPerIteration * (kLongLoop - kShortLoop);
-
 class NamesHardware : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(Initialize()); }
@@ -29,11 +26,9 @@ TEST_F(NamesHardware, EveryNameOfInstructionsCountsTheLoopExactly) {
   pm_prog_t prog = MakeProgram(
       {EventId(names[0]), EventId(names[1]), EventId(names[2]), EventId(names[3])}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, kShortLoop, 2);
-  const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
-  const Counts long_run = LeastCounts(MyThread(), Loop, kLongLoop);
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
   for (int counter = 0; counter < 4; ++counter) {
-    EXPECT_EQ(long_run[counter] - short_run[counter], kDifference) << names[counter];
+    EXPECT_EQ(runs.Difference(counter), kLoopDifference) << names[counter];
   }
 }
 
