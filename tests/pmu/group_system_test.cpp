@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
@@ -25,11 +26,7 @@ void LoopInThreads(uint64_t n) {
   for (std::thread &thread : running) thread.join();
 }
 
-class GroupHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mygroup(); }
-};
+using GroupHardware = ProgramTest<pm_delete_program_mygroup>;
 
 TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
   pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);

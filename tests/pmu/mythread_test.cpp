@@ -4,16 +4,13 @@
 #include <cstdio>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
 namespace {
 
-class MyThreadHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mythread(); }
-};
+using MyThreadHardware = ProgramTest<pm_delete_program_mythread>;
 
 // Two loop lengths, the difference of their counts: whatever the calls around the loop cost is
 // the same in both and cancels. The first runs of a path cost more (lazy binding): warm up.

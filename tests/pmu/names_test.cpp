@@ -7,16 +7,13 @@
 #include <string>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
 namespace {
 
-class NamesHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mythread(); }
-};
+using NamesHardware = ProgramTest<pm_delete_program_mythread>;
 
 TEST_F(NamesHardware, EveryNameOfInstructionsCountsTheLoopExactly) {
   const std::string table = PfmTable();
