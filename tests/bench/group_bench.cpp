@@ -13,6 +13,7 @@
 
 #include "pmapi_fixture.h"
 #include "raw_group.h"
+#include "timed_reads.h"
 
 namespace {
 
@@ -61,11 +62,7 @@ void ReadInheritedByHand(benchmark::State &state, const std::vector<RawEvent> &e
   if (!group.ok()) return state.SkipWithError("perf_event_open failed");
   group.Enable();
   IdleThreads members(kMembers);
-  uint64_t buffer[16];
-  for (auto _ : state) {
-    group.Read(buffer, group.read_words());
-    benchmark::DoNotOptimize(buffer);
-  }
+  TimeGroupReads(state, group);
 }
 
 void BM_GroupRead_Raw(benchmark::State &state) { ReadInheritedByHand(state, FourSoftwareEvents()); }
@@ -84,18 +81,10 @@ void BM_GroupRead_RawSameDescriptors(benchmark::State &state) {
 BENCHMARK(BM_GroupRead_RawSameDescriptors);
 
 void BM_GroupRead_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program_mygroup(&prog) != 0) return state.SkipWithError("pm_set_program_mygroup");
-  {
-    IdleThreads members(kMembers);
-    pm_data_t data;
-    for (auto _ : state) {
-      pm_get_data_mygroup(&data);
-      benchmark::DoNotOptimize(data);
-    }
-  }
-  pm_delete_program_mygroup();
+  ScopedProgram program(state, kMyGroup, Counting(FourEventProgram()));
+  if (!program.ok()) return;
+  IdleThreads members(kMembers);  // started after the set, so in the group; gone before the delete
+  TimeDataReads(state, pm_get_data_mygroup);
 }
 BENCHMARK(BM_GroupRead_Pmapi);
 

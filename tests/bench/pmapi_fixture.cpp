@@ -47,3 +47,24 @@ pm_prog_t ProgramWithEvents(int n) {
 }
 
 pm_prog_t FourEventProgram() { return ProgramWithEvents(4); }
+
+pm_prog_t Counting(pm_prog_t prog) {
+  prog.mode.w |= PM_COUNT;
+  return prog;
+}
+
+const PmapiScope kMyThread = {pm_set_program_mythread, pm_get_data_mythread,
+                              pm_delete_program_mythread, "pm_set_program_mythread"};
+const PmapiScope kMyGroup = {pm_set_program_mygroup, pm_get_data_mygroup, pm_delete_program_mygroup,
+                             "pm_set_program_mygroup"};
+const PmapiScope kSystemWide = {pm_set_program, pm_get_data, pm_delete_program,
+                                "pm_set_program needs root"};
+
+ScopedProgram::ScopedProgram(benchmark::State &state, const PmapiScope &scope, pm_prog_t prog)
+    : scope_(scope), ok_(scope.set(&prog) == 0) {
+  if (!ok_) state.SkipWithError(scope.set_failed);
+}
+
+ScopedProgram::~ScopedProgram() {
+  if (ok_) scope_.remove();
+}

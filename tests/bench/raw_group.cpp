@@ -86,3 +86,14 @@ void RawGroup::Reset() const { ioctl(fds_[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLA
 void RawGroup::Read(uint64_t *buffer, size_t words) const {
   if (read(fds_[0], buffer, words * sizeof(uint64_t)) < 0) buffer[0] = 0;
 }
+
+int OnlineCpus() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
+
+std::vector<std::unique_ptr<RawGroup>> OpenOnEveryCpu(const std::vector<RawEvent> &events) {
+  std::vector<std::unique_ptr<RawGroup>> groups;
+  for (int cpu = 0; cpu < OnlineCpus(); ++cpu) {
+    groups.emplace_back(new RawGroup(events, -1, cpu));
+    if (!groups.back()->ok()) return {};
+  }
+  return groups;
+}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,3 +42,10 @@ class RawGroup {
  private:
   std::vector<int> fds_;
 };
+
+// The CPUs online now.
+int OnlineCpus();
+
+// `events` as one group per online CPU, counting everything on it (system-wide: needs root);
+// none at all when any CPU's open failed.
+std::vector<std::unique_ptr<RawGroup>> OpenOnEveryCpu(const std::vector<RawEvent> &events);

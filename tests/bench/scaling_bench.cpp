@@ -2,53 +2,27 @@
 // and a PAPI twin per size), system-wide set+delete as events x CPUs grows
 // (reported per descriptor), and _mythread reads in 1..16 threads at once.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
-#include <memory>
 #include <vector>
 
-#include "papi_set.h"
 #include "pmapi_fixture.h"
 #include "raw_group.h"
+#include "timed_reads.h"
 
 namespace {
 
-int OnlineCpus() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
-
 void BM_ReadN_Raw(benchmark::State &state) {
-  const int n = static_cast<int>(state.range(0));
-  RawGroup group(SoftwareEvents(n), 0, -1);
-  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
-  group.Enable();
-  uint64_t buffer[16];
-  for (auto _ : state) {
-    group.Read(buffer, group.read_words());
-    benchmark::DoNotOptimize(buffer);
-  }
+  TimeRawReads(state, SoftwareEvents(static_cast<int>(state.range(0))));
 }
 BENCHMARK(BM_ReadN_Raw)->DenseRange(1, 8);
 
 void BM_ReadN_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = ProgramWithEvents(static_cast<int>(state.range(0)));
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
-  pm_data_t data;
-  for (auto _ : state) {
-    pm_get_data_mythread(&data);
-    benchmark::DoNotOptimize(data);
-  }
-  pm_delete_program_mythread();
+  TimePmapiReads(state, kMyThread, ProgramWithEvents(static_cast<int>(state.range(0))));
 }
 BENCHMARK(BM_ReadN_Pmapi)->DenseRange(1, 8);
 
 void BM_ReadN_Papi(benchmark::State &state) {
-  PapiSet papi(SoftwareEventPapiNames(static_cast<int>(state.range(0))));
-  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError(papi.Why());
-  long long values[8];
-  for (auto _ : state) {
-    PAPI_read(papi.set, values);
-    benchmark::DoNotOptimize(values);
-  }
+  TimePapiReads(state, SoftwareEventPapiNames(static_cast<int>(state.range(0))));
 }
 BENCHMARK(BM_ReadN_Papi)->DenseRange(1, 8);
 
@@ -65,11 +39,7 @@ void BM_SystemSetDelete_Raw(benchmark::State &state) {
   const int n = static_cast<int>(state.range(0));
   const std::vector<RawEvent> events = SoftwareEvents(n);
   for (auto _ : state) {
-    std::vector<std::unique_ptr<RawGroup>> groups;
-    for (int cpu = 0; cpu < OnlineCpus(); ++cpu) {
-      groups.emplace_back(new RawGroup(events, -1, cpu));
-      if (!groups.back()->ok()) return state.SkipWithError("system-wide open needs root");
-    }
+    if (OpenOnEveryCpu(events).empty()) return state.SkipWithError("system-wide open needs root");
   }
   CountPerDescriptor(state, n);
 }
@@ -88,28 +58,11 @@ BENCHMARK(BM_SystemSetDelete_Pmapi)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
 
 // Every thread reads its own four-event group: per-thread contexts share no
 // lock, so the time per read should stay flat until threads outnumber CPUs.
-void BM_ThreadRead_Raw(benchmark::State &state) {
-  RawGroup group(FourSoftwareEvents(), 0, -1);
-  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
-  group.Enable();
-  uint64_t buffer[16];
-  for (auto _ : state) {
-    group.Read(buffer, group.read_words());
-    benchmark::DoNotOptimize(buffer);
-  }
-}
+void BM_ThreadRead_Raw(benchmark::State &state) { TimeRawReads(state, FourSoftwareEvents()); }
 BENCHMARK(BM_ThreadRead_Raw)->ThreadRange(1, 16)->UseRealTime();
 
 void BM_ThreadRead_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
-  pm_data_t data;
-  for (auto _ : state) {
-    pm_get_data_mythread(&data);
-    benchmark::DoNotOptimize(data);
-  }
-  pm_delete_program_mythread();
+  TimePmapiReads(state, kMyThread, FourEventProgram());
 }
 BENCHMARK(BM_ThreadRead_Pmapi)->ThreadRange(1, 16)->UseRealTime();
 

@@ -1,48 +1,23 @@
 // Self-monitoring: the same four software events on the calling thread,
 // read / started+stopped / reset by hand, by libpmapi and by PAPI.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
 #include "papi_set.h"
 #include "pmapi_fixture.h"
 #include "raw_group.h"
+#include "timed_reads.h"
 
 namespace {
 
-void BM_Read_Raw(benchmark::State &state) {
-  RawGroup group(FourSoftwareEvents(), 0, -1);
-  if (!group.ok()) return state.SkipWithError("perf_event_open failed");
-  group.Enable();
-  uint64_t buffer[16];
-  for (auto _ : state) {
-    group.Read(buffer, group.read_words());
-    benchmark::DoNotOptimize(buffer);
-  }
-}
+void BM_Read_Raw(benchmark::State &state) { TimeRawReads(state, FourSoftwareEvents()); }
 BENCHMARK(BM_Read_Raw);
 
 void BM_Read_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
-  pm_data_t data;
-  for (auto _ : state) {
-    pm_get_data_mythread(&data);
-    benchmark::DoNotOptimize(data);
-  }
-  pm_delete_program_mythread();
+  TimePmapiReads(state, kMyThread, FourEventProgram());
 }
 BENCHMARK(BM_Read_Pmapi);
 
-void BM_Read_Papi(benchmark::State &state) {
-  PapiSet papi(FourSoftwareEventPapiNames());
-  if (!papi.ok || PAPI_start(papi.set) != PAPI_OK) return state.SkipWithError(papi.Why());
-  long long values[4];
-  for (auto _ : state) {
-    PAPI_read(papi.set, values);
-    benchmark::DoNotOptimize(values);
-  }
-}
+void BM_Read_Papi(benchmark::State &state) { TimePapiReads(state, FourSoftwareEventPapiNames()); }
 BENCHMARK(BM_Read_Papi);
 
 void BM_StartStop_Raw(benchmark::State &state) {
@@ -56,13 +31,12 @@ void BM_StartStop_Raw(benchmark::State &state) {
 BENCHMARK(BM_StartStop_Raw);
 
 void BM_StartStop_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
+  ScopedProgram program(state, kMyThread, FourEventProgram());  // set, not started
+  if (!program.ok()) return;
   for (auto _ : state) {
     pm_start_mythread();
     pm_stop_mythread();
   }
-  pm_delete_program_mythread();
 }
 BENCHMARK(BM_StartStop_Pmapi);
 
@@ -87,11 +61,9 @@ void BM_Reset_Raw(benchmark::State &state) {
 BENCHMARK(BM_Reset_Raw);
 
 void BM_Reset_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program_mythread(&prog) != 0) return state.SkipWithError("pm_set_program_mythread");
+  ScopedProgram program(state, kMyThread, Counting(FourEventProgram()));
+  if (!program.ok()) return;
   for (auto _ : state) pm_reset_data_mythread();
-  pm_delete_program_mythread();
 }
 BENCHMARK(BM_Reset_Pmapi);
 

@@ -1,25 +1,19 @@
 // System-wide: one group per online CPU read by hand against pm_get_data
 // and the pm_get_data_cpu loop. Needs root.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
-#include <memory>
-#include <vector>
+#include <stdint.h>
 
 #include "pmapi_fixture.h"
 #include "raw_group.h"
+#include "timed_reads.h"
 
 namespace {
 
-int OnlineCpus() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
-
 void BM_SystemRead_Raw(benchmark::State &state) {
-  std::vector<std::unique_ptr<RawGroup>> groups;
-  for (int cpu = 0; cpu < OnlineCpus(); ++cpu) {
-    groups.emplace_back(new RawGroup(FourSoftwareEvents(), -1, cpu));
-    if (!groups.back()->ok()) return state.SkipWithError("system-wide open needs root");
-    groups.back()->Enable();
-  }
+  const auto groups = OpenOnEveryCpu(FourSoftwareEvents());
+  if (groups.empty()) return state.SkipWithError("system-wide open needs root");
+  for (const auto &group : groups) group->Enable();
   uint64_t buffer[16];
   for (auto _ : state) {
     uint64_t sum = 0;
@@ -33,29 +27,19 @@ void BM_SystemRead_Raw(benchmark::State &state) {
 BENCHMARK(BM_SystemRead_Raw);
 
 void BM_SystemRead_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program(&prog) != 0) return state.SkipWithError("pm_set_program needs root");
-  pm_data_t data;
-  for (auto _ : state) {
-    pm_get_data(&data);
-    benchmark::DoNotOptimize(data);
-  }
-  pm_delete_program();
+  TimePmapiReads(state, kSystemWide, FourEventProgram());
 }
 BENCHMARK(BM_SystemRead_Pmapi);
 
 void BM_SystemCpuLoop_Pmapi(benchmark::State &state) {
-  pm_prog_t prog = FourEventProgram();
-  prog.mode.w |= PM_COUNT;
-  if (pm_set_program(&prog) != 0) return state.SkipWithError("pm_set_program needs root");
+  ScopedProgram program(state, kSystemWide, Counting(FourEventProgram()));
+  if (!program.ok()) return;
   pm_data_t data;
   const int cpus = OnlineCpus();
   for (auto _ : state) {
     for (int cpu = 0; cpu < cpus; ++cpu) pm_get_data_cpu(cpu, &data);
     benchmark::DoNotOptimize(data);
   }
-  pm_delete_program();
 }
 BENCHMARK(BM_SystemCpuLoop_Pmapi);
 

@@ -29,18 +29,16 @@ TEST(BasicGroupHardware, CountsTheLoopAndGivesAnIpcOfOne) {
   ASSERT_EQ(pm_get_group_metrics(basic, &metrics), 0);
   ASSERT_EQ(metrics.members, 2);
 
-  pm_prog_t prog = Program({basic}, PM_USER);
+  pm_prog_t prog = MakeProgram({basic}, PM_USER);
   prog.mode.b.is_group = 1;
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, 1000, 2);
-  const Counts short_run = LeastCounts(MyThread(), Loop, 1000);
-  const Counts long_run = LeastCounts(MyThread(), Loop, 201000);
-  EXPECT_EQ(long_run[0] - short_run[0], 400000) << "PM_CYC";
-  EXPECT_EQ(long_run[1] - short_run[1], 400000) << "PM_INST_CMPL";
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
+  EXPECT_EQ(runs.Difference(0), kLoopDifference) << "PM_CYC";
+  EXPECT_EQ(runs.Difference(1), kLoopDifference) << "PM_INST_CMPL";
 
   double values[8] = {};
   ASSERT_LE(metrics.maxmetrics, 8);
-  ASSERT_EQ(pm_evaluate_group_metrics(basic, long_run.data(), metrics.members, 0.001, values,
+  ASSERT_EQ(pm_evaluate_group_metrics(basic, runs.long_run.data(), metrics.members, 0.001, values,
                                       metrics.maxmetrics),
             0);
   for (int m = 0; m < metrics.maxmetrics; ++m) {

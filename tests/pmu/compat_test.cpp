@@ -19,9 +19,6 @@ using namespace pmu_guest;
 
 namespace {
 
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
-constexpr long long kExact = kInstructionsPerIteration * (kLongLoop - kShortLoop);
-
 // The least of five values of `measure(n)`.
 template <typename Measure>
 long long Least(Measure measure, uint64_t n) {
@@ -49,8 +46,8 @@ TEST(CompatHardware, LibhpmSectionCountsTheLoopExactly) {
   hpmTerminate(0);
   unsetenv("HPM_EVENT_SET");
   printf("libhpm section PM_INST_CMPL: %lld and %lld, difference %lld for %lld\n", short_run,
-         long_run, long_run - short_run, kExact);
-  EXPECT_EQ(long_run - short_run, kExact);
+         long_run, long_run - short_run, kLoopDifference);
+  EXPECT_EQ(long_run - short_run, kLoopDifference);
 }
 
 pmc_evid_t InstructionsId() {
@@ -82,8 +79,8 @@ TEST(CompatHardware, NetbsdPmcCountsTheLoopExactly) {
   const long long short_run = Least(own, kShortLoop);
   const long long long_run = Least(own, kLongLoop);
   printf("NetBSD pmc PM_INST_CMPL: %lld and %lld, difference %lld for %lld\n", short_run, long_run,
-         long_run - short_run, kExact);
-  EXPECT_EQ(long_run - short_run, kExact);
+         long_run - short_run, kLoopDifference);
+  EXPECT_EQ(long_run - short_run, kLoopDifference);
 
   // A forked child's count goes to the accumulated value once it exits.
   auto child = [&cfg](uint64_t n) {
@@ -103,8 +100,8 @@ TEST(CompatHardware, NetbsdPmcCountsTheLoopExactly) {
   const long long short_child = Least(child, kShortLoop);
   const long long long_child = Least(child, kLongLoop);
   printf("NetBSD pmc accumulated (a child's loop): %lld and %lld, difference %lld for %lld\n",
-         short_child, long_child, long_child - short_child, kExact);
-  EXPECT_EQ(long_child - short_child, kExact);
+         short_child, long_child, long_child - short_child, kLoopDifference);
+  EXPECT_EQ(long_child - short_child, kLoopDifference);
 
   // NetBSD cannot unconfigure a counter: give it a software event, so that the two hardware
   // counters it held (own and tree) are free for the tests that follow in this process.

@@ -6,16 +6,17 @@
 #include <sched.h>
 
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
 namespace {
 
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
 constexpr int kThreads = 4;
 
 // kThreads threads, each running Loop(n), started and joined.
@@ -25,24 +26,19 @@ void LoopInThreads(uint64_t n) {
   for (std::thread &thread : running) thread.join();
 }
 
-class GroupHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mygroup(); }
-};
+using GroupHardware = ProgramTest<pm_delete_program_mygroup>;
 
 TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_mygroup(&prog), 0) << pm_strerror("pm_set_program_mygroup", 0);
   InOneOrder order;
-  LeastCounts(MyGroup(), LoopInThreads, kShortLoop, 2);  // warm-up
-  const Counts short_run = LeastCounts(MyGroup(), LoopInThreads, kShortLoop);
-  const Counts long_run = LeastCounts(MyGroup(), LoopInThreads, kLongLoop);
-  const long long exact = kThreads * kInstructionsPerIteration * (kLongLoop - kShortLoop);
-  printf("group totals (_mygroup, %d threads, user): %lld and %lld, difference %lld for %lld\n",
-         kThreads, short_run[0], long_run[0], long_run[0] - short_run[0], exact);
-  EXPECT_EQ(long_run[0] - short_run[0], exact) << "PM_INST_CMPL";
-  EXPECT_EQ(long_run[1] - short_run[1], exact) << "PM_CYC";
+  const LoopRuns runs = RunShortAndLong(MyGroup(), LoopInThreads);
+  const long long exact = kThreads * kLoopDifference;
+  const std::string what =
+      "group totals (_mygroup, " + std::to_string(kThreads) + " threads, user)";
+  PrintDifference(what.c_str(), runs, exact);
+  EXPECT_EQ(runs.Difference(0), exact) << "PM_INST_CMPL";
+  EXPECT_EQ(runs.Difference(1), exact) << "PM_CYC";
 }
 
 // The system-wide family counts every CPU; the loop runs pinned to the last CPU, whose own
@@ -51,7 +47,7 @@ TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
   ASSERT_TRUE(Initialize());
   ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "boot the guest with -smp 2 or more";
   InOneOrder order;  // on the last CPU
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("pm_set_program", 0);
   struct CpuReads {
     static int Cpu(pm_data_t *data) { return pm_get_data_cpu(Last(), data); }
@@ -61,7 +57,7 @@ TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
   const Family by_cpu{pm_reset_data, pm_start, pm_stop, CpuReads::Cpu};
   const Family by_lcpu{pm_reset_data, pm_start, pm_stop, CpuReads::Lcpu};
   const Family all{pm_reset_data, pm_start, pm_stop, pm_get_data};
-  const long long exact = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+  const long long exact = kLoopDifference;
   LeastCounts(by_cpu, Loop, kShortLoop, 2);
   for (const Family *family : {&by_cpu, &by_lcpu, &all}) {
     const Counts short_run = LeastCounts(*family, Loop, kShortLoop);

@@ -26,15 +26,6 @@ int EventId(const std::string &name) {
   return rc == 0 ? id : COUNT_NOTHING;
 }
 
-pm_prog_t Program(std::initializer_list<int> ids, int mode) {
-  pm_prog_t prog = {};
-  prog.mode.w = mode;
-  for (int &event : prog.events) event = COUNT_NOTHING;
-  int counter = 0;
-  for (int id : ids) prog.events[counter++] = id;
-  return prog;
-}
-
 Family MyThread() {
   return {pm_reset_data_mythread, pm_start_mythread, pm_stop_mythread, pm_get_data_mythread};
 }
@@ -63,6 +54,19 @@ Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int
     }
   }
   return least;
+}
+
+LoopRuns RunShortAndLong(const Family &family, void (*work)(uint64_t)) {
+  LeastCounts(family, work, kShortLoop, 2);  // warm-up
+  LoopRuns runs;
+  runs.short_run = LeastCounts(family, work, kShortLoop);
+  runs.long_run = LeastCounts(family, work, kLongLoop);
+  return runs;
+}
+
+void PrintDifference(const char *what, const LoopRuns &runs, long long exact) {
+  printf("%s: %lld and %lld, difference %lld for %lld\n", what, runs.short_run[0], runs.long_run[0],
+         runs.Difference(0), exact);
 }
 
 std::string PfmTable() {

@@ -7,11 +7,11 @@
 
 #include <array>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <thread>
 
 #include "pmapi.h"
+#include "support/make_program.h"
 
 namespace pmu_guest {
 
@@ -33,8 +33,8 @@ bool Initialize();
 // and returns COUNT_NOTHING when it has none.
 int EventId(const std::string &name);
 
-// A program counting `ids` on counters 0, 1, ... with `mode`.
-pm_prog_t Program(std::initializer_list<int> ids, int mode);
+// A program counting `ids` on counters 0, 1, ... with `mode`: the host tests' own.
+using pmapi_test::MakeProgram;
 
 using Counts = std::array<long long, MAX_COUNTERS>;
 
@@ -54,6 +54,25 @@ Family MyGroup();
 // (a constant would be built into the code, in one instruction or two). A failed call fails the
 // test and gives -1 everywhere.
 Counts LeastCounts(const Family &family, void (*work)(uint64_t), uint64_t n, int runs = 5);
+
+// The two loop lengths of the suite's exact counts, and what the longer runs more: the
+// difference of their counts is the loop's alone, whatever the calls around it cost (the same in
+// both, it cancels).
+constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
+constexpr long long kLoopDifference = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+
+// What `family` counts around work(kShortLoop) and around work(kLongLoop), the least of five
+// runs each, after two warm-up runs (the first runs of a path cost more: lazy binding).
+struct LoopRuns {
+  Counts short_run;
+  Counts long_run;
+  // What the longer loop added on `counter`.
+  long long Difference(int counter) const { return long_run[counter] - short_run[counter]; }
+};
+LoopRuns RunShortAndLong(const Family &family, void (*work)(uint64_t));
+
+// Prints "<what>: <short> and <long>, difference <difference> for <exact>" of counter 0.
+void PrintDifference(const char *what, const LoopRuns &runs, long long exact);
 
 // The libpfm4 table of this processor ("arm_ac57", "arm_n1"), from /proc/cpuinfo's part number;
 // empty for a model the suite does not know yet (docs/hardware.md says how to add one).

@@ -4,40 +4,32 @@
 #include <cstdio>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
 namespace {
 
-class MyThreadHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mythread(); }
-};
-
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
-constexpr long long kDifference = kInstructionsPerIteration * (kLongLoop - kShortLoop);
+using MyThreadHardware = ProgramTest<pm_delete_program_mythread>;
 
 // Two loop lengths, the difference of their counts: whatever the calls around the loop cost is
 // the same in both and cancels. The first runs of a path cost more (lazy binding): warm up.
 TEST_F(MyThreadHardware, UserModeInstructionsAndCyclesOfALoopAreExact) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, kShortLoop, 2);  // warm-up
-  const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
-  const Counts long_run = LeastCounts(MyThread(), Loop, kLongLoop);
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
   printf("loop instructions (_mythread, user): %llu iterations %lld, %llu iterations %lld\n",
-         static_cast<unsigned long long>(kShortLoop), short_run[0],
-         static_cast<unsigned long long>(kLongLoop), long_run[0]);
-  ASSERT_GT(short_run[0], 0);
-  EXPECT_EQ(long_run[0] - short_run[0], kDifference) << "PM_INST_CMPL";
+         static_cast<unsigned long long>(kShortLoop), runs.short_run[0],
+         static_cast<unsigned long long>(kLongLoop), runs.long_run[0]);
+  ASSERT_GT(runs.short_run[0], 0);
+  EXPECT_EQ(runs.Difference(0), kLoopDifference) << "PM_INST_CMPL";
   // -icount shift=0: one cycle an instruction.
-  EXPECT_EQ(long_run[1] - short_run[1], kDifference) << "PM_CYC";
+  EXPECT_EQ(runs.Difference(1), kLoopDifference) << "PM_CYC";
 }
 
 // Stopped counters count nothing more; a reset starts again from zero.
 TEST_F(MyThreadHardware, StopHoldsTheCountAndResetClearsIt) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_USER);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   // The stop, then as many iterations again as `after_stop` says: 0 once, the whole loop once.
   // The same instructions run up to the stop both times, so the counts must be equal.
@@ -62,14 +54,13 @@ TEST_F(MyThreadHardware, StopHoldsTheCountAndResetClearsIt) {
 // Kernel mode counts what the kernel runs for the thread (the calls' system calls), never the
 // user-mode loop: its count does not grow with the loop.
 TEST_F(MyThreadHardware, KernelModeDoesNotCountTheUserLoop) {
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL")}, PM_KERNEL);
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_KERNEL);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, kShortLoop, 2);
-  const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
-  const Counts long_run = LeastCounts(MyThread(), Loop, kLongLoop);
-  printf("kernel-mode instructions around the loop: %lld and %lld\n", short_run[0], long_run[0]);
-  EXPECT_GT(short_run[0], 0) << "the stop's own system call runs in the kernel";
-  EXPECT_LT(long_run[0] - short_run[0], kDifference / 100);
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
+  printf("kernel-mode instructions around the loop: %lld and %lld\n", runs.short_run[0],
+         runs.long_run[0]);
+  EXPECT_GT(runs.short_run[0], 0) << "the stop's own system call runs in the kernel";
+  EXPECT_LT(runs.Difference(0), kLoopDifference / 100);
 }
 
 }  // namespace

@@ -7,33 +7,25 @@
 #include <string>
 
 #include "guest_support.h"
+#include "program_test.h"
 
 using namespace pmu_guest;
 
 namespace {
 
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
-constexpr long long kDifference = kInstructionsPerIteration * (kLongLoop - kShortLoop);
-
-class NamesHardware : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(Initialize()); }
-  void TearDown() override { pm_delete_program_mythread(); }
-};
+using NamesHardware = ProgramTest<pm_delete_program_mythread>;
 
 TEST_F(NamesHardware, EveryNameOfInstructionsCountsTheLoopExactly) {
   const std::string table = PfmTable();
   ASSERT_FALSE(table.empty()) << "a CPU model the suite does not know (docs/hardware.md)";
   const std::string names[] = {"PM_INST_CMPL", table + "::INST_RETIRED", "armv8_pmuv3/inst_retired",
                                "perf::INSTRUCTIONS"};
-  pm_prog_t prog = Program(
+  pm_prog_t prog = MakeProgram(
       {EventId(names[0]), EventId(names[1]), EventId(names[2]), EventId(names[3])}, PM_USER);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, kShortLoop, 2);
-  const Counts short_run = LeastCounts(MyThread(), Loop, kShortLoop);
-  const Counts long_run = LeastCounts(MyThread(), Loop, kLongLoop);
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
   for (int counter = 0; counter < 4; ++counter) {
-    EXPECT_EQ(long_run[counter] - short_run[counter], kDifference) << names[counter];
+    EXPECT_EQ(runs.Difference(counter), kLoopDifference) << names[counter];
   }
 }
 
@@ -51,7 +43,7 @@ TEST_F(NamesHardware, UnimplementedEventsAreRefusedWithTheReason) {
     EXPECT_FALSE(found->status.b.verified) << name;
     EXPECT_NE(std::string(found->description).find("ENOENT"), std::string::npos)
         << name << ": " << found->description;
-    pm_prog_t prog = Program({found->event_id}, PM_USER);
+    pm_prog_t prog = MakeProgram({found->event_id}, PM_USER);
     const int rc = pm_set_program_mythread(&prog);
     EXPECT_NE(rc, 0) << name << " was accepted";
     const std::string message = pm_strerror("pm_set_program_mythread", rc);
@@ -93,7 +85,7 @@ TEST_F(NamesHardware, RawEventsThePmuDoesNotImplementAreNotVerified) {
   EXPECT_NE(std::string(refill->description).find("does not implement common event 0x03"),
             std::string::npos)
       << refill->description;
-  pm_prog_t prog = Program({refill->event_id}, PM_USER);
+  pm_prog_t prog = MakeProgram({refill->event_id}, PM_USER);
   const int rc = pm_set_program_mythread(&prog);
   EXPECT_NE(rc, 0) << "L1D_CACHE_REFILL was accepted";
   const std::string message = pm_strerror("pm_set_program_mythread", rc);

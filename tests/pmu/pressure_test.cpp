@@ -41,7 +41,7 @@ class PressureHardware : public ::testing::Test {
     pm_delete_program();
   }
   pm_prog_t Of(int events) const {
-    pm_prog_t prog = Program({}, PM_USER);
+    pm_prog_t prog = MakeProgram({}, PM_USER);
     for (int i = 0; i < events; ++i) prog.events[i] = ids_[i];
     return prog;
   }
@@ -67,11 +67,9 @@ TEST_F(PressureHardware, MoreEventsThanCountersAreRefusedWhenSet) {
 TEST_F(PressureHardware, AProgramFillingEveryCounterCountsExactly) {
   pm_prog_t prog = Of(7);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  LeastCounts(MyThread(), Loop, 1000, 2);
-  const Counts short_run = LeastCounts(MyThread(), Loop, 1000);
-  const Counts long_run = LeastCounts(MyThread(), Loop, 201000);
+  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
   for (int counter = 0; counter < 7; ++counter) {
-    EXPECT_EQ(long_run[counter] - short_run[counter], 400000) << "counter " << counter;
+    EXPECT_EQ(runs.Difference(counter), kLoopDifference) << "counter " << counter;
   }
 }
 

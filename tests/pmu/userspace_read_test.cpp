@@ -19,8 +19,6 @@ using namespace pmu_guest;
 
 namespace {
 
-constexpr uint64_t kShortLoop = 1000, kLongLoop = 201000;
-
 // A counter of this thread's read(2) calls, or -1.
 int OpenReadCounter() {
   std::ifstream id_file("/sys/kernel/tracing/events/syscalls/sys_enter_read/id");
@@ -56,6 +54,24 @@ long long ReadCallsOfAThousandReads(pm_data_t *data) {
   return counted;
 }
 
+// With kernel.perf_user_access at `value`, the read(2) calls of 1,000 reads of a counting
+// program of the loop's two events, printed; -1 and a failure when either could not be set.
+long long ReadCallsWithUserAccess(int value, pm_data_t *data) {
+  if (!SetUserAccess(value)) {
+    ADD_FAILURE() << "no /proc/sys/kernel/perf_user_access (Linux 5.17 on)";
+    return -1;
+  }
+  pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
+  const int rc = pm_set_program_mythread(&prog);
+  if (rc != 0) {
+    ADD_FAILURE() << pm_strerror("pm_set_program_mythread", rc);
+    return -1;
+  }
+  const long long calls = ReadCallsOfAThousandReads(data);
+  printf("perf_user_access=%d: %lld read(2) calls for 1000 reads\n", value, calls);
+  return calls;
+}
+
 class UserSpaceReadHardware : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(Initialize()); }
@@ -66,36 +82,26 @@ class UserSpaceReadHardware : public ::testing::Test {
 };
 
 TEST_F(UserSpaceReadHardware, WithoutPerfUserAccessEveryReadIsOneReadSystemCall) {
-  ASSERT_TRUE(SetUserAccess(0));
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   pm_data_t data;
-  const long long calls = ReadCallsOfAThousandReads(&data);
-  printf("perf_user_access=0: %lld read(2) calls for 1000 reads\n", calls);
+  const long long calls = ReadCallsWithUserAccess(0, &data);
+  ASSERT_GE(calls, 0);
   EXPECT_EQ(calls, 1000) << "pm_get_data_mythread's read(2) calls";
   EXPECT_GT(data.accu[0], 0);
 }
 
 TEST_F(UserSpaceReadHardware, WithPerfUserAccessReadsMakeNoSystemCallAndAgreeWithRead) {
-  ASSERT_TRUE(SetUserAccess(1)) << "no /proc/sys/kernel/perf_user_access (Linux 5.17 on)";
-  pm_prog_t prog = Program({EventId("PM_INST_CMPL"), EventId("PM_CYC")}, PM_USER | PM_COUNT);
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   pm_data_t data;
-  const long long calls = ReadCallsOfAThousandReads(&data);
-  printf("perf_user_access=1: %lld read(2) calls for 1000 reads\n", calls);
+  const long long calls = ReadCallsWithUserAccess(1, &data);
+  ASSERT_GE(calls, 0);
   EXPECT_EQ(calls, 0) << "pm_get_data_mythread's read(2) calls";
 
   // The loop, read from user space while counting: exact, as read(2) gives it when stopped.
   const Family running{pm_reset_data_mythread, pm_start_mythread, [] { return 0; },
                        pm_get_data_mythread};
-  LeastCounts(running, Loop, kShortLoop, 2);
-  const Counts short_run = LeastCounts(running, Loop, kShortLoop);
-  const Counts long_run = LeastCounts(running, Loop, kLongLoop);
-  const long long exact = kInstructionsPerIteration * (kLongLoop - kShortLoop);
-  printf("user-space reads of the loop: %lld and %lld, difference %lld for %lld\n", short_run[0],
-         long_run[0], long_run[0] - short_run[0], exact);
-  EXPECT_EQ(long_run[0] - short_run[0], exact) << "PM_INST_CMPL";
-  EXPECT_EQ(long_run[1] - short_run[1], exact) << "PM_CYC";
+  const LoopRuns runs = RunShortAndLong(running, Loop);
+  PrintDifference("user-space reads of the loop", runs, kLoopDifference);
+  EXPECT_EQ(runs.Difference(0), kLoopDifference) << "PM_INST_CMPL";
+  EXPECT_EQ(runs.Difference(1), kLoopDifference) << "PM_CYC";
 
   // One user-space read, then a stop and a read(2) (a stopped counter has no index): the second
   // is the first plus the user-mode instructions between them, a few hundred.

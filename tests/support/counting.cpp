@@ -44,15 +44,6 @@ int EventId(const std::string &short_name) {
   return event ? event->id : COUNT_NOTHING;
 }
 
-pm_prog_t MakeProgram(std::initializer_list<int> ids, int mode) {
-  pm_prog_t prog = {};
-  prog.mode.w = mode;
-  for (int &event : prog.events) event = COUNT_NOTHING;
-  int counter = 0;
-  for (int id : ids) prog.events[counter++] = id;
-  return prog;
-}
-
 void CallGetppid(long n) {
   for (long i = 0; i < n; ++i) syscall(SYS_getppid);
 }

@@ -4,10 +4,10 @@
 
 #include <sys/types.h>
 
-#include <initializer_list>
 #include <string>
 
 #include "pmapi.h"
+#include "support/make_program.h"  // MakeProgram, shared with the guest suite
 #include "support/sanitizers.h"
 
 namespace pmapi_test {
@@ -24,9 +24,6 @@ bool InitializeAll();
 // The catalog id for a short name; fails the test (and returns
 // COUNT_NOTHING) when the catalog lacks it.
 int EventId(const std::string &short_name);
-
-// A program counting `ids` on counters 0, 1, ... with `mode` bits.
-pm_prog_t MakeProgram(std::initializer_list<int> ids, int mode);
 
 // Exactly `n` getppid system calls (through syscall(2): libc cannot cache).
 void CallGetppid(long n);
