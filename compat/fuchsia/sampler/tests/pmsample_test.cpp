@@ -54,6 +54,35 @@ class PmsampleTest : public ::testing::Test {
   std::string dir_;
 };
 
+// Starts `path wait ARG` with its standard output on a pipe and returns once it printed
+// "ready" (SIGUSR1 blocked: it waits for it): the pid, or -1, and the pipe's read end in *out,
+// which the caller closes.
+pid_t StartWaitingWorkload(const char* path, const char* arg, int* out) {
+  int out_pipe[2];
+  if (pipe(out_pipe) != 0) return -1;
+  const pid_t workload = fork();
+  if (workload == 0) {
+    dup2(out_pipe[1], 1);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    execl(path, path, "wait", arg, (char*)nullptr);
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  *out = out_pipe[0];
+  char ready[6] = {};
+  if (workload < 0 || read(out_pipe[0], ready, 6) != 6) {  // "ready\n"
+    close(out_pipe[0]);
+    *out = -1;
+    if (workload > 0) {
+      kill(workload, SIGKILL);
+      waitpid(workload, nullptr, 0);
+    }
+    return -1;
+  }
+  return workload;
+}
+
 std::vector<uint64_t> ReadWords(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -218,21 +247,10 @@ TEST_F(PmsampleTest, ThreadsTheCommandCreatesAreSampledAsTheyAppear) {
 }
 
 TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
-  int out_pipe[2];
-  ASSERT_EQ(pipe(out_pipe), 0);
-  pid_t workload = fork();
-  ASSERT_GE(workload, 0);
-  if (workload == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    execl(SAMPLER_WORKLOAD_PATH, SAMPLER_WORKLOAD_PATH, "wait", "0.15", (char*)nullptr);
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  char ready[6] = {};
-  ASSERT_EQ(read(out_pipe[0], ready, 6), 6);  // "ready\n": SIGUSR1 is blocked now
-  close(out_pipe[0]);
+  int workload_out = -1;
+  const pid_t workload = StartWaitingWorkload(SAMPLER_WORKLOAD_PATH, "0.15", &workload_out);
+  ASSERT_GT(workload, 0) << "cannot start " << SAMPLER_WORKLOAD_PATH;
+  close(workload_out);
   // pmsample prints its "sampling" line once attached and started; then the workload goes.
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -o " + Path("t.fxt") +
                         " --pprof " + Path("p.pb.gz") + " -p " + std::to_string(workload) + " 2>&1";
@@ -456,20 +474,9 @@ TEST_F(PmsampleTest, FramePointersAloneDoNotFindThem) {
 TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
   // Attached with -p after it started: no mmap record of its program or libraries, so the
   // unwinder reads /proc/PID/maps (names and addresses, never its memory).
-  int out_pipe[2];
-  ASSERT_EQ(pipe(out_pipe), 0);
-  pid_t workload = fork();
-  ASSERT_GE(workload, 0);
-  if (workload == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    execl(UNWIND_WORKLOAD_PATH, UNWIND_WORKLOAD_PATH, "wait", "300000000", (char*)nullptr);
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  char ready[6] = {};
-  ASSERT_EQ(read(out_pipe[0], ready, 6), 6);  // "ready\n": SIGUSR1 is blocked now
+  int workload_out = -1;
+  const pid_t workload = StartWaitingWorkload(UNWIND_WORKLOAD_PATH, "300000000", &workload_out);
+  ASSERT_GT(workload, 0) << "cannot start " << UNWIND_WORKLOAD_PATH;
   const std::string folded = Path("p.txt");
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
                         " --folded " + folded + " -p " + std::to_string(workload) + " 2>&1";
@@ -484,7 +491,7 @@ TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
   kill(workload, SIGUSR1);
   while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
   int status = pclose(pipe);
-  close(out_pipe[0]);
+  close(workload_out);
   waitpid(workload, nullptr, 0);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
   LeafStacks dwarf = CountLeafStacks(folded);
