@@ -83,6 +83,25 @@ pid_t StartWaitingWorkload(const char* path, const char* arg, int* out) {
   return workload;
 }
 
+// Runs `command` (pmsample -p of the waiting `workload`) and, once it printed its "sampling"
+// line (attached and started), lets the workload go with SIGUSR1; returns all it printed and its
+// exit status (as Shell's) once it ended.
+ShellRun SampleUntilDone(const std::string& command, pid_t workload) {
+  ShellRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe)) {
+    run.out += buffer;
+    if (run.out.find("pmsample: sampling") != std::string::npos) break;
+  }
+  kill(workload, SIGUSR1);
+  while (fgets(buffer, sizeof buffer, pipe)) run.out += buffer;
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run;
+}
+
 std::vector<uint64_t> ReadWords(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -251,23 +270,13 @@ TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
   const pid_t workload = StartWaitingWorkload(SAMPLER_WORKLOAD_PATH, "0.15", &workload_out);
   ASSERT_GT(workload, 0) << "cannot start " << SAMPLER_WORKLOAD_PATH;
   close(workload_out);
-  // pmsample prints its "sampling" line once attached and started; then the workload goes.
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -o " + Path("t.fxt") +
                         " --pprof " + Path("p.pb.gz") + " -p " + std::to_string(workload) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe)) {
-    out += buffer;
-    if (out.find("pmsample: sampling") != std::string::npos) break;
-  }
-  kill(workload, SIGUSR1);
-  while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  int status = pclose(pipe);
+  const ShellRun run = SampleUntilDone(command, workload);
+  const std::string& out = run.out;
   int workload_status = 0;
   waitpid(workload, &workload_status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_EQ(run.status, 0) << out;
   EXPECT_NE(out.find("hot_loop_a"), std::string::npos) << out;
   EXPECT_NE(out.find("hot_loop_b"), std::string::npos) << out;
   std::string go = GoTool();
@@ -480,20 +489,11 @@ TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
   const std::string folded = Path("p.txt");
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
                         " --folded " + folded + " -p " + std::to_string(workload) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe)) {
-    out += buffer;
-    if (out.find("pmsample: sampling") != std::string::npos) break;
-  }
-  kill(workload, SIGUSR1);
-  while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  int status = pclose(pipe);
+  const ShellRun run = SampleUntilDone(command, workload);
+  const std::string& out = run.out;
   close(workload_out);
   waitpid(workload, nullptr, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  ASSERT_EQ(run.status, 0) << out;
   LeafStacks dwarf = CountLeafStacks(folded);
   EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
   EXPECT_GE(dwarf.complete * 100, dwarf.in_leaf * 99) << ReadFile(folded);
