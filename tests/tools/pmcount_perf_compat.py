@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import check, finish, skip
+sys.dont_write_bytecode = True  # importing checks.py must leave no __pycache__ in the source tree
+from checks import check, finish, skip  # noqa: E402
 
 section, prefix, workload = sys.argv[1:4]
 pmcount = os.path.join(prefix, "bin", "pmcount")
