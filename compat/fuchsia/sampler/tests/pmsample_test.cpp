@@ -453,13 +453,21 @@ LeafStacks CountLeafStacks(const std::string& folded) {
   return counted;
 }
 
+// Runs pmsample with `options` on unwind_workload, its stacks folded into `folded`, and counts
+// them; the run must succeed and give the hot loop's samples.
+void SampleUnwindWorkload(const std::string& options, const std::string& folded,
+                          LeafStacks* stacks) {
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + options + " --folded " +
+                       folded + " -- " + UNWIND_WORKLOAD_PATH);
+  ASSERT_EQ(run.status, 0) << options << ": " << run.out;
+  *stacks = CountLeafStacks(folded);
+  EXPECT_GT(stacks->in_leaf, 100) << options << ": " << ReadFile(folded);
+}
+
 TEST_F(PmsampleTest, CallGraphDwarfFindsTheCallersOfCodeWithoutFramePointers) {
   const std::string folded = Path("dwarf.txt");
-  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
-                       " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-  ASSERT_EQ(run.status, 0) << run.out;
-  LeafStacks dwarf = CountLeafStacks(folded);
-  EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
+  LeafStacks dwarf;
+  ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(" --call-graph dwarf", folded, &dwarf));
   // The samples in the hot loop have their whole chain (CFI describes every instruction of
   // leaf); a sample drained before its process's mapping records (they may be in another
   // CPU's ring) after the process is gone could miss it: 99%.
@@ -471,11 +479,8 @@ TEST_F(PmsampleTest, FramePointersAloneDoNotFindThem) {
   // --call-graph dwarf is for.
   for (const char* option : {"", " --call-graph fp"}) {
     const std::string folded = Path("fp.txt");
-    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + option +
-                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-    ASSERT_EQ(run.status, 0) << option << ": " << run.out;
-    LeafStacks fp = CountLeafStacks(folded);
-    EXPECT_GT(fp.in_leaf, 100) << option << ": " << ReadFile(folded);
+    LeafStacks fp;
+    ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(option, folded, &fp));
     EXPECT_EQ(fp.complete, 0) << option << ": " << ReadFile(folded);
   }
 }
@@ -502,11 +507,8 @@ TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
 TEST_F(PmsampleTest, CallGraphDwarfTakesAStackSizeAndRefusesOthers) {
   // A copy too small for main's frame: the chain is cut, the samples are still written.
   const std::string folded = Path("small.txt");
-  ShellRun small = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf,8" +
-                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-  ASSERT_EQ(small.status, 0) << small.out;
-  LeafStacks cut = CountLeafStacks(folded);
-  EXPECT_GT(cut.in_leaf, 100) << ReadFile(folded);
+  LeafStacks cut;
+  ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(" --call-graph dwarf,8", folded, &cut));
   EXPECT_EQ(cut.complete, 0) << ReadFile(folded);
   for (const char* bad : {"lbr", "dwarf,", "dwarf,x", "dwarf,70000", "dwarfs", "fp,8", ""}) {
     ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --call-graph '" + bad + "' -- true");
