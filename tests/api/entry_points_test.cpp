@@ -20,6 +20,7 @@
 
 #include "support/child_process.h"
 #include "support/counting.h"
+#include "support/family_entry_points.h"
 #include "support/read_text.h"
 #include "support/timebase.h"
 
@@ -27,193 +28,10 @@ using namespace pmapi_test;
 
 namespace {
 
-// What an entry point may be handed; each row takes what its prototype needs.
-struct Args {
-  pm_prog_t *prog = nullptr;
-  pm_data_t *data = nullptr;
-  timebasestruct_t *time = nullptr;
-  pm_accu_time_t *times = nullptr;
-  int cpu = 0;
-};
-
-// One entry point: its name (from the call itself, so the two cannot drift) and the call.
-struct Op {
-  std::string name;
-  std::function<int(const Args &)> call;
-  int operator()(const Args &args) const { return call(args); }
-};
-
-#define ROW(function, ...)                                                   \
-  Op {                                                                       \
-#function, [=](const Args &a) { return (void)a, function(__VA_ARGS__); } \
-  }
-
-struct FamilyOps {
-  std::string family;
-  Op set, get_program, del, start, tstart, stop, tstop, reset, get_data, get_tdata, get_Tdata;
-  std::vector<Op> cpu_reads;  // system-wide only: _cpu/_lcpu x data/tdata/Tdata, by a.cpu
-
-  std::vector<const Op *> All() const {
-    std::vector<const Op *> all = {&set,   &get_program, &del,      &start,     &tstart,   &stop,
-                                   &tstop, &reset,       &get_data, &get_tdata, &get_Tdata};
-    for (const Op &op : cpu_reads) all.push_back(&op);
-    return all;
-  }
-};
-
-FamilyOps SystemWide() {
-  return {"system_wide",
-          ROW(pm_set_program, a.prog),
-          ROW(pm_get_program, a.prog),
-          ROW(pm_delete_program),
-          ROW(pm_start),
-          ROW(pm_tstart, a.time),
-          ROW(pm_stop),
-          ROW(pm_tstop, a.time),
-          ROW(pm_reset_data),
-          ROW(pm_get_data, a.data),
-          ROW(pm_get_tdata, a.data, a.time),
-          ROW(pm_get_Tdata, a.data, a.times),
-          {ROW(pm_get_data_cpu, a.cpu, a.data), ROW(pm_get_tdata_cpu, a.cpu, a.data, a.time),
-           ROW(pm_get_Tdata_cpu, a.cpu, a.data, a.times), ROW(pm_get_data_lcpu, a.cpu, a.data),
-           ROW(pm_get_tdata_lcpu, a.cpu, a.data, a.time),
-           ROW(pm_get_Tdata_lcpu, a.cpu, a.data, a.times)}};
-}
-
-FamilyOps MyThread() {
-  return {"mythread",
-          ROW(pm_set_program_mythread, a.prog),
-          ROW(pm_get_program_mythread, a.prog),
-          ROW(pm_delete_program_mythread),
-          ROW(pm_start_mythread),
-          ROW(pm_tstart_mythread, a.time),
-          ROW(pm_stop_mythread),
-          ROW(pm_tstop_mythread, a.time),
-          ROW(pm_reset_data_mythread),
-          ROW(pm_get_data_mythread, a.data),
-          ROW(pm_get_tdata_mythread, a.data, a.time),
-          ROW(pm_get_Tdata_mythread, a.data, a.times),
-          {}};
-}
-
-FamilyOps MyGroup() {
-  return {"mygroup",
-          ROW(pm_set_program_mygroup, a.prog),
-          ROW(pm_get_program_mygroup, a.prog),
-          ROW(pm_delete_program_mygroup),
-          ROW(pm_start_mygroup),
-          ROW(pm_tstart_mygroup, a.time),
-          ROW(pm_stop_mygroup),
-          ROW(pm_tstop_mygroup, a.time),
-          ROW(pm_reset_data_mygroup),
-          ROW(pm_get_data_mygroup, a.data),
-          ROW(pm_get_tdata_mygroup, a.data, a.time),
-          ROW(pm_get_Tdata_mygroup, a.data, a.times),
-          {}};
-}
-
-FamilyOps Thread(pid_t pid, tid_t tid) {
-  return {"thread",
-          ROW(pm_set_program_thread, pid, tid, a.prog),
-          ROW(pm_get_program_thread, pid, tid, a.prog),
-          ROW(pm_delete_program_thread, pid, tid),
-          ROW(pm_start_thread, pid, tid),
-          ROW(pm_tstart_thread, pid, tid, a.time),
-          ROW(pm_stop_thread, pid, tid),
-          ROW(pm_tstop_thread, pid, tid, a.time),
-          ROW(pm_reset_data_thread, pid, tid),
-          ROW(pm_get_data_thread, pid, tid, a.data),
-          ROW(pm_get_tdata_thread, pid, tid, a.data, a.time),
-          ROW(pm_get_Tdata_thread, pid, tid, a.data, a.times),
-          {}};
-}
-
-// ptid 0: Linux threads have no separate pthread id (docs/counting.md).
-FamilyOps Pthread(pid_t pid, tid_t tid) {
-  return {"pthread",
-          ROW(pm_set_program_pthread, pid, tid, 0, a.prog),
-          ROW(pm_get_program_pthread, pid, tid, 0, a.prog),
-          ROW(pm_delete_program_pthread, pid, tid, 0),
-          ROW(pm_start_pthread, pid, tid, 0),
-          ROW(pm_tstart_pthread, pid, tid, 0, a.time),
-          ROW(pm_stop_pthread, pid, tid, 0),
-          ROW(pm_tstop_pthread, pid, tid, 0, a.time),
-          ROW(pm_reset_data_pthread, pid, tid, 0),
-          ROW(pm_get_data_pthread, pid, tid, 0, a.data),
-          ROW(pm_get_tdata_pthread, pid, tid, 0, a.data, a.time),
-          ROW(pm_get_Tdata_pthread, pid, tid, 0, a.data, a.times),
-          {}};
-}
-
-FamilyOps Group(pid_t pid, tid_t tid) {
-  return {"group",
-          ROW(pm_set_program_group, pid, tid, a.prog),
-          ROW(pm_get_program_group, pid, tid, a.prog),
-          ROW(pm_delete_program_group, pid, tid),
-          ROW(pm_start_group, pid, tid),
-          ROW(pm_tstart_group, pid, tid, a.time),
-          ROW(pm_stop_group, pid, tid),
-          ROW(pm_tstop_group, pid, tid, a.time),
-          ROW(pm_reset_data_group, pid, tid),
-          ROW(pm_get_data_group, pid, tid, a.data),
-          ROW(pm_get_tdata_group, pid, tid, a.data, a.time),
-          ROW(pm_get_Tdata_group, pid, tid, a.data, a.times),
-          {}};
-}
-
-FamilyOps Pgroup(pid_t pid, tid_t tid) {
-  return {"pgroup",
-          ROW(pm_set_program_pgroup, pid, tid, 0, a.prog),
-          ROW(pm_get_program_pgroup, pid, tid, 0, a.prog),
-          ROW(pm_delete_program_pgroup, pid, tid, 0),
-          ROW(pm_start_pgroup, pid, tid, 0),
-          ROW(pm_tstart_pgroup, pid, tid, 0, a.time),
-          ROW(pm_stop_pgroup, pid, tid, 0),
-          ROW(pm_tstop_pgroup, pid, tid, 0, a.time),
-          ROW(pm_reset_data_pgroup, pid, tid, 0),
-          ROW(pm_get_data_pgroup, pid, tid, 0, a.data),
-          ROW(pm_get_tdata_pgroup, pid, tid, 0, a.data, a.time),
-          ROW(pm_get_Tdata_pgroup, pid, tid, 0, a.data, a.times),
-          {}};
-}
-
-enum class Kind { kSystem, kMyThread, kThread, kPthread, kMyGroup, kGroup, kPgroup };
-
-const char *KindName(Kind kind) {
-  const char *names[] = {"system_wide", "mythread", "thread", "pthread",
-                         "mygroup",     "group",    "pgroup"};
-  return names[static_cast<int>(kind)];
-}
-
-bool Remote(Kind kind) {
-  return kind == Kind::kThread || kind == Kind::kPthread || kind == Kind::kGroup ||
-         kind == Kind::kPgroup;
-}
-
-FamilyOps OpsFor(Kind kind, pid_t pid) {
-  switch (kind) {
-    case Kind::kSystem:
-      return SystemWide();
-    case Kind::kMyThread:
-      return MyThread();
-    case Kind::kThread:
-      return Thread(pid, pid);
-    case Kind::kPthread:
-      return Pthread(pid, pid);
-    case Kind::kMyGroup:
-      return MyGroup();
-    case Kind::kGroup:
-      return Group(pid, pid);
-    case Kind::kPgroup:
-      return Pgroup(pid, pid);
-  }
-  return SystemWide();
-}
-
-class EntryPoints : public ::testing::TestWithParam<Kind> {
+class EntryPoints : public ::testing::TestWithParam<FamilyKind> {
  protected:
   void SetUp() override {
-    if (GetParam() == Kind::kSystem && geteuid() != 0) {
+    if (GetParam() == FamilyKind::kSystem && geteuid() != 0) {
       GTEST_SKIP() << "system-wide counting needs root or CAP_PERFMON";
     }
     if (!InitializeAll()) return;
@@ -223,8 +41,8 @@ class EntryPoints : public ::testing::TestWithParam<Kind> {
 // The sequence, with each step's expected result. `calls(n)` makes the target (this thread,
 // the child, or for system-wide the rare system call) call exactly n times.
 TEST_P(EntryPoints, EachCallDoesWhatItSaysWithExactCounts) {
-  const Kind kind = GetParam();
-  std::unique_ptr<CallingChild> child(Remote(kind) ? new CallingChild : nullptr);
+  const FamilyKind kind = GetParam();
+  std::unique_ptr<CallingChild> child(IsRemote(kind) ? new CallingChild : nullptr);
   if (child) {
     ASSERT_TRUE(child->ok());
   }
@@ -232,13 +50,13 @@ TEST_P(EntryPoints, EachCallDoesWhatItSaysWithExactCounts) {
   auto calls = [&](long n) {
     if (child) {
       ASSERT_TRUE(child->Calls(n));
-    } else if (kind == Kind::kSystem) {
+    } else if (kind == FamilyKind::kSystem) {
       CallRareSyscall(n);
     } else {
       CallGetppid(n);
     }
   };
-  const int event = EventId(kind == Kind::kSystem ? kRareSyscall : kGetppid);
+  const int event = EventId(kind == FamilyKind::kSystem ? kRareSyscall : kGetppid);
   pm_prog_t prog = MakeProgram({event}, PM_USER | PM_KERNEL);  // set stopped: no PM_COUNT
   pm_data_t data{};
   timebasestruct_t start_time{}, stop_time{}, read_time{};
@@ -302,11 +120,12 @@ TEST_P(EntryPoints, EachCallDoesWhatItSaysWithExactCounts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, EntryPoints,
-                         ::testing::Values(Kind::kSystem, Kind::kMyThread, Kind::kThread,
-                                           Kind::kPthread, Kind::kMyGroup, Kind::kGroup,
-                                           Kind::kPgroup),
-                         [](const ::testing::TestParamInfo<Kind> &param) {
-                           return std::string(KindName(param.param));
+                         ::testing::Values(FamilyKind::kSystem, FamilyKind::kMyThread,
+                                           FamilyKind::kThread, FamilyKind::kPthread,
+                                           FamilyKind::kMyGroup, FamilyKind::kGroup,
+                                           FamilyKind::kPgroup),
+                         [](const ::testing::TestParamInfo<FamilyKind> &param) {
+                           return std::string(FamilyName(param.param));
                          });
 
 // --- Coverage: no entry point without a test ------------------------------------------------
@@ -366,8 +185,9 @@ TEST(EntryPointCoverage, EveryDeclaredEntryPointIsTested) {
   ASSERT_GT(unsupported.size(), 20u) << "could not read src/api/not_supported.cpp";
 
   std::set<std::string> in_table;
-  for (Kind kind : {Kind::kSystem, Kind::kMyThread, Kind::kThread, Kind::kPthread, Kind::kMyGroup,
-                    Kind::kGroup, Kind::kPgroup}) {
+  for (FamilyKind kind :
+       {FamilyKind::kSystem, FamilyKind::kMyThread, FamilyKind::kThread, FamilyKind::kPthread,
+        FamilyKind::kMyGroup, FamilyKind::kGroup, FamilyKind::kPgroup}) {
     const FamilyOps ops = OpsFor(kind, 1);  // named: All() points into it
     for (const Op *op : ops.All()) in_table.insert(op->name);
   }

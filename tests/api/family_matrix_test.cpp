@@ -11,6 +11,7 @@
 #include "support/child_process.h"
 #include "support/counting.h"
 #include "support/enum_names.h"
+#include "support/family_entry_points.h"
 
 using namespace pmapi_test;
 
@@ -60,158 +61,47 @@ const char *LayoutName(Layout layout) {
   return EnumName(layout, kNames);
 }
 
-// The family's entry points on a fixed target.
-class Subject {
+// The family whose calls a scope makes: proctree is system-wide counting and the process
+// groups are groups, each with a mode bit of its own (Subject::Set).
+FamilyKind FamilyOf(Scope scope) {
+  switch (scope) {
+    case Scope::kSystem:
+    case Scope::kProcTree:
+      return FamilyKind::kSystem;
+    case Scope::kMyThread:
+      return FamilyKind::kMyThread;
+    case Scope::kThread:
+      return FamilyKind::kThread;
+    case Scope::kPThread:
+      return FamilyKind::kPthread;
+    case Scope::kMyGroup:
+    case Scope::kMyProcessGroup:
+      return FamilyKind::kMyGroup;
+    case Scope::kGroup:
+    case Scope::kProcessGroup:
+      return FamilyKind::kGroup;
+    case Scope::kPGroup:
+      return FamilyKind::kPgroup;
+  }
+  return FamilyKind::kSystem;
+}
+
+// The family's entry points (support/family_entry_points.h) on a fixed target.
+class Subject : public FamilyOps {
  public:
   explicit Subject(Scope scope) : scope_(scope) {
     if (IsRemote(scope)) child_.reset(new CallingChild(0, &CallRareSyscall));
+    FamilyOps::operator=(OpsFor(FamilyOf(scope), pid()));  // once the child's pid is known
   }
 
   bool ready() const { return !IsRemote(scope_) || child_->ok(); }
 
-  int Set(pm_prog_t *prog) {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-        return pm_set_program(prog);
-      case Scope::kProcTree:
-        prog->mode.b.proctree = 1;
-        return pm_set_program(prog);
-      case Scope::kMyThread:
-        return pm_set_program_mythread(prog);
-      case Scope::kThread:
-        return pm_set_program_thread(p, p, prog);
-      case Scope::kPThread:
-        return pm_set_program_pthread(p, p, 0, prog);
-      case Scope::kMyGroup:
-        return pm_set_program_mygroup(prog);
-      case Scope::kGroup:
-        return pm_set_program_group(p, p, prog);
-      case Scope::kPGroup:
-        return pm_set_program_pgroup(p, p, 0, prog);
-      case Scope::kMyProcessGroup:
-        prog->mode.b.process = 1;
-        return pm_set_program_mygroup(prog);
-      case Scope::kProcessGroup:
-        prog->mode.b.process = 1;
-        return pm_set_program_group(p, p, prog);
+  int Set(pm_prog_t *prog) const {
+    if (scope_ == Scope::kProcTree) prog->mode.b.proctree = 1;
+    if (scope_ == Scope::kMyProcessGroup || scope_ == Scope::kProcessGroup) {
+      prog->mode.b.process = 1;
     }
-    return -1;
-  }
-  int Start() {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-      case Scope::kProcTree:
-        return pm_start();
-      case Scope::kMyThread:
-        return pm_start_mythread();
-      case Scope::kThread:
-        return pm_start_thread(p, p);
-      case Scope::kPThread:
-        return pm_start_pthread(p, p, 0);
-      case Scope::kMyGroup:
-      case Scope::kMyProcessGroup:
-        return pm_start_mygroup();
-      case Scope::kGroup:
-      case Scope::kProcessGroup:
-        return pm_start_group(p, p);
-      case Scope::kPGroup:
-        return pm_start_pgroup(p, p, 0);
-    }
-    return -1;
-  }
-  int Stop() {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-      case Scope::kProcTree:
-        return pm_stop();
-      case Scope::kMyThread:
-        return pm_stop_mythread();
-      case Scope::kThread:
-        return pm_stop_thread(p, p);
-      case Scope::kPThread:
-        return pm_stop_pthread(p, p, 0);
-      case Scope::kMyGroup:
-      case Scope::kMyProcessGroup:
-        return pm_stop_mygroup();
-      case Scope::kGroup:
-      case Scope::kProcessGroup:
-        return pm_stop_group(p, p);
-      case Scope::kPGroup:
-        return pm_stop_pgroup(p, p, 0);
-    }
-    return -1;
-  }
-  int Reset() {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-      case Scope::kProcTree:
-        return pm_reset_data();
-      case Scope::kMyThread:
-        return pm_reset_data_mythread();
-      case Scope::kThread:
-        return pm_reset_data_thread(p, p);
-      case Scope::kPThread:
-        return pm_reset_data_pthread(p, p, 0);
-      case Scope::kMyGroup:
-      case Scope::kMyProcessGroup:
-        return pm_reset_data_mygroup();
-      case Scope::kGroup:
-      case Scope::kProcessGroup:
-        return pm_reset_data_group(p, p);
-      case Scope::kPGroup:
-        return pm_reset_data_pgroup(p, p, 0);
-    }
-    return -1;
-  }
-  int Read(pm_data_t *data) {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-      case Scope::kProcTree:
-        return pm_get_data(data);
-      case Scope::kMyThread:
-        return pm_get_data_mythread(data);
-      case Scope::kThread:
-        return pm_get_data_thread(p, p, data);
-      case Scope::kPThread:
-        return pm_get_data_pthread(p, p, 0, data);
-      case Scope::kMyGroup:
-      case Scope::kMyProcessGroup:
-        return pm_get_data_mygroup(data);
-      case Scope::kGroup:
-      case Scope::kProcessGroup:
-        return pm_get_data_group(p, p, data);
-      case Scope::kPGroup:
-        return pm_get_data_pgroup(p, p, 0, data);
-    }
-    return -1;
-  }
-  int Delete() {
-    const pid_t p = pid();
-    switch (scope_) {
-      case Scope::kSystem:
-      case Scope::kProcTree:
-        return pm_delete_program();
-      case Scope::kMyThread:
-        return pm_delete_program_mythread();
-      case Scope::kThread:
-        return pm_delete_program_thread(p, p);
-      case Scope::kPThread:
-        return pm_delete_program_pthread(p, p, 0);
-      case Scope::kMyGroup:
-      case Scope::kMyProcessGroup:
-        return pm_delete_program_mygroup();
-      case Scope::kGroup:
-      case Scope::kProcessGroup:
-        return pm_delete_program_group(p, p);
-      case Scope::kPGroup:
-        return pm_delete_program_pgroup(p, p, 0);
-    }
-    return -1;
+    return FamilyOps::Set(prog);
   }
 
   // The target makes `n` counted calls: the child for the remote families, this thread

@@ -41,21 +41,27 @@ CatalogEvent Judged(const ArmPmuEvents &arm, uint32_t type, uint64_t config) {
   return event;
 }
 
-TEST(catalog_arm_pmu, ReadsTheDeclaredEventNumbers) {
-  FakeKernel kernel;
-  FakeEmulatedArmPmu(&kernel);
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+// Every test reads sysfs through a fake kernel installed for its duration.
+class catalog_arm_pmu : public ::testing::Test {
+ protected:
+  // The emulated PMU's events as the catalog lists them from the faked sysfs.
+  ArmPmuEvents EmulatedPmu() {
+    FakeEmulatedArmPmu(&kernel_);
+    return pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+  }
+  FakeKernel kernel_;
+  ScopedKernel installed_{&kernel_};
+};
+
+TEST_F(catalog_arm_pmu, ReadsTheDeclaredEventNumbers) {
+  const ArmPmuEvents arm = EmulatedPmu();
   EXPECT_EQ(arm.pmu, "armv8_pmuv3");
   EXPECT_EQ(arm.implemented, (std::set<uint64_t>{0x0, 0x8, 0x11}));
   EXPECT_EQ(arm.types, (std::set<uint32_t>{PERF_TYPE_RAW, 8}));
 }
 
-TEST(catalog_arm_pmu, UndeclaredCommonEventIsUnverifiedAndSaysWhy) {
-  FakeKernel kernel;
-  FakeEmulatedArmPmu(&kernel);
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+TEST_F(catalog_arm_pmu, UndeclaredCommonEventIsUnverifiedAndSaysWhy) {
+  const ArmPmuEvents arm = EmulatedPmu();
   CatalogEvent refill = Judged(arm, PERF_TYPE_RAW, 0x03);
   EXPECT_EQ(refill.status, EventStatus::kUnverified);
   EXPECT_EQ(refill.description,
@@ -66,11 +72,8 @@ TEST(catalog_arm_pmu, UndeclaredCommonEventIsUnverifiedAndSaysWhy) {
   EXPECT_EQ(Judged(arm, 8, 0x03).status, EventStatus::kUnverified) << "by the PMU's own type";
 }
 
-TEST(catalog_arm_pmu, SettingAnUndeclaredCommonEventIsRefusedWithTheReason) {
-  FakeKernel kernel;
-  FakeEmulatedArmPmu(&kernel);
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+TEST_F(catalog_arm_pmu, SettingAnUndeclaredCommonEventIsRefusedWithTheReason) {
+  const ArmPmuEvents arm = EmulatedPmu();
   std::string why;
   EXPECT_TRUE(pmapi::PmuLacksEvent(Judged(arm, PERF_TYPE_RAW, 0x03), &why));
   EXPECT_EQ(why.rfind("the processor's PMU does not implement common event 0x03;", 0), 0u) << why;
@@ -79,11 +82,8 @@ TEST(catalog_arm_pmu, SettingAnUndeclaredCommonEventIsRefusedWithTheReason) {
   EXPECT_FALSE(pmapi::PmuLacksEvent(Judged(arm, PERF_TYPE_RAW, 0x08), &why));
 }
 
-TEST(catalog_arm_pmu, UndeclaredImplementationDefinedEventIsACaveat) {
-  FakeKernel kernel;
-  FakeEmulatedArmPmu(&kernel);
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+TEST_F(catalog_arm_pmu, UndeclaredImplementationDefinedEventIsACaveat) {
+  const ArmPmuEvents arm = EmulatedPmu();
   CatalogEvent event = Judged(arm, PERF_TYPE_RAW, 0x40);
   EXPECT_EQ(event.status, EventStatus::kCaveat);
   EXPECT_NE(event.description.find("implementation-defined event 0x40"), std::string::npos)
@@ -91,11 +91,8 @@ TEST(catalog_arm_pmu, UndeclaredImplementationDefinedEventIsACaveat) {
   EXPECT_NE(event.description.find("it counts 0 if not"), std::string::npos) << event.description;
 }
 
-TEST(catalog_arm_pmu, DeclaredEventsAndOtherKindsAreLeftAlone) {
-  FakeKernel kernel;
-  FakeEmulatedArmPmu(&kernel);
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+TEST_F(catalog_arm_pmu, DeclaredEventsAndOtherKindsAreLeftAlone) {
+  const ArmPmuEvents arm = EmulatedPmu();
   EXPECT_EQ(Judged(arm, PERF_TYPE_RAW, 0x08).status, EventStatus::kVerified);
   EXPECT_EQ(Judged(arm, 8, 0x11).status, EventStatus::kVerified);
   EXPECT_EQ(Judged(arm, PERF_TYPE_HARDWARE, 0x03).status, EventStatus::kVerified)
@@ -104,11 +101,9 @@ TEST(catalog_arm_pmu, DeclaredEventsAndOtherKindsAreLeftAlone) {
   EXPECT_EQ(same.description, "Level 1 data cache refill.");
 }
 
-TEST(catalog_arm_pmu, WithoutAnArmPmuNothingIsJudged) {
-  FakeKernel kernel;
-  kernel.SetDirectory("/sys/bus/event_source/devices", {"cpu", "msr"});
-  ScopedKernel installed(&kernel);
-  ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
+TEST_F(catalog_arm_pmu, WithoutAnArmPmuNothingIsJudged) {
+  kernel_.SetDirectory("/sys/bus/event_source/devices", {"cpu", "msr"});
+  const ArmPmuEvents arm = pmapi::ListArmPmuEvents(pmapi::ListSysfsPmuEvents());
   EXPECT_TRUE(arm.pmu.empty());
   EXPECT_EQ(Judged(arm, PERF_TYPE_RAW, 0x03).status, EventStatus::kVerified)
       << "an x86 raw event is not an ARM one";

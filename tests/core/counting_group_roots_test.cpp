@@ -4,12 +4,12 @@
 // refused with Pmapi_GroupMember and the group stays whole; a thread that joined the group later
 // may still leave it by deleting its own context.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <thread>
 
+#include "support/child_process.h"
 #include "support/counting.h"
 #include "support/counting_fixture.h"
 
@@ -20,29 +20,21 @@ namespace {
 class GroupRoots : public GetppidTest {};
 
 TEST_F(GroupRoots, ThirdPartyTargetsContextIsNotDeletedAlone) {
-  int go[2], done[2];
-  ASSERT_EQ(pipe(go), 0);
-  ASSERT_EQ(pipe(done), 0);
-  const pid_t child = fork();
-  if (child == 0) {
-    char byte;
-    if (read(go[0], &byte, 1) != 1) _exit(1);
-    // The target's own child counts into the group too.
+  // The target's own child counts into the group too.
+  CallingChild target([] {
     const pid_t grandchild = fork();
     if (grandchild == 0) {
       CallGetppid(1000);
       _exit(0);
     }
     waitpid(grandchild, nullptr, 0);
-    if (write(done[1], &byte, 1) != 1) _exit(1);
-    for (;;) pause();
-  }
+  });
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
   const int baseline = CountPerfDescriptors();
   pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT);
   ASSERT_EQ(pm_set_program_group(child, child, &prog), 0);
-  char byte = 1;
-  ASSERT_EQ(write(go[1], &byte, 1), 1);
-  ASSERT_EQ(read(done[0], &byte, 1), 1);
+  ASSERT_TRUE(target.Go());
 
   EXPECT_EQ(pm_delete_program_thread(child, child), Pmapi_GroupMember);
   EXPECT_NE(std::string(pm_strerror("delete", Pmapi_GroupMember)).find("pm_delete_program_group"),
@@ -54,8 +46,6 @@ TEST_F(GroupRoots, ThirdPartyTargetsContextIsNotDeletedAlone) {
   ASSERT_EQ(pm_get_data_thread(child, child, &data), 0) << "and so is the target's own context";
   EXPECT_EQ(pm_delete_program_group(child, child), 0);
   EXPECT_EQ(CountPerfDescriptors(), baseline) << "the group's delete closed everything";
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
 }
 
 TEST_F(GroupRoots, MyGroupCreatorsContextIsNotDeletedAlone) {

@@ -1,11 +1,11 @@
 // Failures that used to mislead: each says what went wrong and what to do, with the right code.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
 #include <thread>
 
+#include "support/child_process.h"
 #include "support/counting.h"
 #include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
@@ -70,32 +70,20 @@ TEST_F(Messages, AThreadThatMissedItsInheritedContextSaysWhy) {
 // Linux threads are one kernel thread each: the tid selects the thread and a ptid given with
 // it is not checked (docs/counting.md), as AIX programs pass their own pthread numbers there.
 TEST_F(Messages, APthreadIdGivenWithATidIsIgnored) {
-  int go[2], done[2];
-  ASSERT_EQ(pipe(go), 0);
-  ASSERT_EQ(pipe(done), 0);
-  const pid_t child = fork();
-  if (child == 0) {
-    char byte;
-    if (read(go[0], &byte, 1) != 1) _exit(1);
-    CallGetppid(17);
-    if (write(done[1], &byte, 1) != 1) _exit(1);
-    if (read(go[0], &byte, 1) != 1) _exit(1);
-    _exit(0);
-  }
+  CallingChild target;
+  ASSERT_TRUE(target.ok());
+  const pid_t child = target.pid();
   pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT);
   const ptid_t unrelated_ptid = 4242;
   ASSERT_EQ(pm_set_program_pthread(child, child, unrelated_ptid, &prog), 0);
-  char byte = 1;
-  ASSERT_EQ(write(go[1], &byte, 1), 1);
-  ASSERT_EQ(read(done[0], &byte, 1), 1);
+  ASSERT_TRUE(target.Calls(17));
   pm_data_t data;
   ASSERT_EQ(pm_get_data_pthread(child, child, 1, &data), 0) << "any ptid names the same thread";
   EXPECT_EQ(data.accu[0], 17);
   EXPECT_EQ(pm_delete_program_pthread(child, child, 0), 0);
   EXPECT_EQ(pm_set_program_pthread(child, 0, unrelated_ptid, &prog), Pmapi_Unsupported)
       << "a ptid without a tid names nothing on Linux";
-  ASSERT_EQ(write(go[1], &byte, 1), 1);
-  waitpid(child, nullptr, 0);
+  EXPECT_EQ(target.Finish(), 0);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "support/counting.h"
 #include "support/counting_fixture.h"
 #include "support/fake_kernel.h"
+#include "support/family_entry_points.h"
 
 using namespace pmapi_test;
 
@@ -49,35 +50,38 @@ class ChurningThreads {
   std::vector<std::thread> spawners_;
 };
 
-class VanishingThreads : public GetppidTest {};
+class VanishingThreads : public GetppidTest {
+ protected:
+  // Sets `prog` through `family`, makes `n` getppid calls, reads exactly them into *data and
+  // deletes the program.
+  void ExpectExactCount(const FamilyOps &family, pm_prog_t *prog, long n, pm_data_t *data) {
+    const int rc = family.Set(prog);
+    ASSERT_EQ(rc, 0) << pm_strerror("set", rc);
+    CallGetppid(n);
+    ASSERT_EQ(family.Read(data), 0);
+    EXPECT_EQ(data->accu[0], n);
+    ASSERT_EQ(family.Delete(), 0);
+  }
+  // The same, 25 calls, with /proc/self/task listing this thread and one that has exited.
+  void ExpectExactCountPastAnExitedThread(const FamilyOps &family, int mode, pm_data_t *data) {
+    FakeKernel kernel;
+    kernel.SetDirectory("/proc/self/task",
+                        {std::to_string(gettid()), std::to_string(ExitedThreadId())});
+    ScopedKernel scoped(&kernel);
+    pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT | mode);
+    ExpectExactCount(family, &prog, 25, data);
+  }
+};
 
 TEST_F(VanishingThreads, ProcTreeSkipsAListedThreadThatExited) {
-  FakeKernel kernel;
-  kernel.SetDirectory("/proc/self/task",
-                      {std::to_string(gettid()), std::to_string(ExitedThreadId())});
-  ScopedKernel scoped(&kernel);
-  pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT | PM_PROCTREE);
-  ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("set", 0);
-  CallGetppid(25);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data(&data), 0);
-  EXPECT_EQ(data.accu[0], 25);
-  EXPECT_EQ(pm_delete_program(), 0);
+  ExpectExactCountPastAnExitedThread(SystemWide(), PM_PROCTREE, &data);
 }
 
 TEST_F(VanishingThreads, ProcessGroupSkipsAListedThreadThatExited) {
-  FakeKernel kernel;
-  kernel.SetDirectory("/proc/self/task",
-                      {std::to_string(gettid()), std::to_string(ExitedThreadId())});
-  ScopedKernel scoped(&kernel);
-  pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT | PM_PROCESS);
-  ASSERT_EQ(pm_set_program_mygroup(&prog), 0);
-  CallGetppid(25);
   pm_data_t data;
-  ASSERT_EQ(pm_get_data_mygroup(&data), 0);
-  EXPECT_EQ(data.accu[0], 25);
+  ASSERT_NO_FATAL_FAILURE(ExpectExactCountPastAnExitedThread(MyGroup(), PM_PROCESS, &data));
   EXPECT_EQ(data.ginfo.members, 1) << "the exited thread never became a member";
-  EXPECT_EQ(pm_delete_program_mygroup(), 0);
 }
 
 TEST_F(VanishingThreads, TheNamedThreadMustStillExist) {
@@ -111,13 +115,9 @@ TEST_F(VanishingThreads, ProcessGroupSetsSucceedWhileThreadsComeAndGo) {
   ChurningThreads pool;
   pm_prog_t prog = MakeProgram({getppid_}, PM_USER | PM_KERNEL | PM_COUNT | PM_PROCESS);
   for (int i = 0; i < 30; ++i) {
-    const int rc = pm_set_program_mygroup(&prog);
-    ASSERT_EQ(rc, 0) << "set " << i << ": " << pm_strerror("set", rc);
-    CallGetppid(4);
+    SCOPED_TRACE("set " + std::to_string(i));
     pm_data_t data;
-    ASSERT_EQ(pm_get_data_mygroup(&data), 0);
-    EXPECT_EQ(data.accu[0], 4);
-    ASSERT_EQ(pm_delete_program_mygroup(), 0);
+    ASSERT_NO_FATAL_FAILURE(ExpectExactCount(MyGroup(), &prog, 4, &data));
   }
 }
 

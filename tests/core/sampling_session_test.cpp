@@ -78,6 +78,16 @@ struct GetppidSampler {
     session->Drain();
     return samples.load();
   }
+  // The same without enabling: the session must still be enabled (what was queued before is
+  // dropped first).
+  long SamplesWhileStillEnabled(long calls) {
+    session->Drain();
+    samples = 0;
+    CallGetppid(calls);
+    session->Disable();
+    session->Drain();
+    return samples.load();
+  }
 };
 
 TEST(SamplingSessionTest, EveryGetppidCallIsOneSample) {
@@ -190,12 +200,7 @@ TEST(SamplingSessionTest, AChildHoldsNoneOfTheSessionAndCannotStopTheParents) {
   EXPECT_EQ(child, 0) << "bits: 1 held, 2 a perf descriptor kept";
   EXPECT_FALSE(sampler.session->held_by_parent());
   // Still enabled: the child's Disable was its own business.
-  sampler.session->Drain();
-  sampler.samples = 0;
-  CallGetppid(500);
-  sampler.session->Disable();
-  sampler.session->Drain();
-  EXPECT_EQ(sampler.samples.load(), 500);
+  EXPECT_EQ(sampler.SamplesWhileStillEnabled(500), 500);
 }
 
 }  // namespace
@@ -231,12 +236,7 @@ TEST(SamplingSessionTest, AFrontEndsChildHandlerRunsAfterTheCoreAndMayDestroyThe
   EXPECT_EQ(child, 0) << "bits: 1 handler runs, 2 session kept, 4 a perf descriptor kept";
   EXPECT_EQ(g_child_handler_runs, 0);
   sampler.session = std::move(g_front_ends_session);
-  sampler.session->Drain();
-  sampler.samples = 0;
-  CallGetppid(200);
-  sampler.session->Disable();
-  sampler.session->Drain();
-  EXPECT_EQ(sampler.samples.load(), 200);
+  EXPECT_EQ(sampler.SamplesWhileStillEnabled(200), 200);
 }
 
 }  // namespace

@@ -16,16 +16,10 @@
 #include "support/child_process.h"
 #include "support/counting.h"
 #include "support/enum_names.h"
+#include "support/family_entry_points.h"
 #include "support/timebase.h"
 
 namespace pmapi_test {
-
-enum class FamilyKind { kSystem, kMyThread, kThread, kMyGroup, kGroup };
-
-inline const char *FamilyName(FamilyKind kind) {
-  static const char *const kNames[] = {"system_wide", "mythread", "thread", "mygroup", "group"};
-  return EnumName(kind, kNames);
-}
 
 // The _thread/_group target: a child process that makes no call of its own, only the exact
 // getppid calls a test asks for (Calls(n), support/child_process.h), and is killed at the end.
@@ -34,127 +28,20 @@ class SleepingChild : public CallingChild {
   SleepingChild() : CallingChild(0) {}
 };
 
-// One family's entry points, with the target fixed at construction.
-class Family {
+// One family's entry points (support/family_entry_points.h), with the target fixed at
+// construction.
+class Family : public FamilyOps {
  public:
   explicit Family(FamilyKind kind)
-      : kind_(kind), child_(Remote(kind) ? new SleepingChild : nullptr) {}
-
-  // Whether the family counts another process (the sleeping child).
-  static bool Remote(FamilyKind kind) {
-    return kind == FamilyKind::kThread || kind == FamilyKind::kGroup;
+      : kind_(kind), child_(IsRemote(kind) ? new SleepingChild : nullptr) {
+    FamilyOps::operator=(
+        OpsFor(kind, child_ ? child_->pid() : 0));  // once the child's pid is known
   }
 
   FamilyKind kind() const { return kind_; }
   // What the library's messages call this family's targets.
   std::string TargetWord() const {
     return kind_ == FamilyKind::kSystem ? "CPU " : "thread " + std::to_string(Tid());
-  }
-
-  int Set(pm_prog_t *prog) {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_set_program(prog);
-      case FamilyKind::kMyThread:
-        return pm_set_program_mythread(prog);
-      case FamilyKind::kThread:
-        return pm_set_program_thread(child_->pid(), child_->pid(), prog);
-      case FamilyKind::kMyGroup:
-        return pm_set_program_mygroup(prog);
-      case FamilyKind::kGroup:
-        return pm_set_program_group(child_->pid(), child_->pid(), prog);
-    }
-    return -1;
-  }
-  int Start() {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_start();
-      case FamilyKind::kMyThread:
-        return pm_start_mythread();
-      case FamilyKind::kThread:
-        return pm_start_thread(child_->pid(), child_->pid());
-      case FamilyKind::kMyGroup:
-        return pm_start_mygroup();
-      case FamilyKind::kGroup:
-        return pm_start_group(child_->pid(), child_->pid());
-    }
-    return -1;
-  }
-  int Stop() {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_stop();
-      case FamilyKind::kMyThread:
-        return pm_stop_mythread();
-      case FamilyKind::kThread:
-        return pm_stop_thread(child_->pid(), child_->pid());
-      case FamilyKind::kMyGroup:
-        return pm_stop_mygroup();
-      case FamilyKind::kGroup:
-        return pm_stop_group(child_->pid(), child_->pid());
-    }
-    return -1;
-  }
-  int Reset() {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_reset_data();
-      case FamilyKind::kMyThread:
-        return pm_reset_data_mythread();
-      case FamilyKind::kThread:
-        return pm_reset_data_thread(child_->pid(), child_->pid());
-      case FamilyKind::kMyGroup:
-        return pm_reset_data_mygroup();
-      case FamilyKind::kGroup:
-        return pm_reset_data_group(child_->pid(), child_->pid());
-    }
-    return -1;
-  }
-  int Read(pm_data_t *data, pm_accu_time_t *times) {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_get_Tdata(data, times);
-      case FamilyKind::kMyThread:
-        return pm_get_Tdata_mythread(data, times);
-      case FamilyKind::kThread:
-        return pm_get_Tdata_thread(child_->pid(), child_->pid(), data, times);
-      case FamilyKind::kMyGroup:
-        return pm_get_Tdata_mygroup(data, times);
-      case FamilyKind::kGroup:
-        return pm_get_Tdata_group(child_->pid(), child_->pid(), data, times);
-    }
-    return -1;
-  }
-  int GetProgram(pm_prog_t *prog) {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_get_program(prog);
-      case FamilyKind::kMyThread:
-        return pm_get_program_mythread(prog);
-      case FamilyKind::kThread:
-        return pm_get_program_thread(child_->pid(), child_->pid(), prog);
-      case FamilyKind::kMyGroup:
-        return pm_get_program_mygroup(prog);
-      case FamilyKind::kGroup:
-        return pm_get_program_group(child_->pid(), child_->pid(), prog);
-    }
-    return -1;
-  }
-  int Delete() {
-    switch (kind_) {
-      case FamilyKind::kSystem:
-        return pm_delete_program();
-      case FamilyKind::kMyThread:
-        return pm_delete_program_mythread();
-      case FamilyKind::kThread:
-        return pm_delete_program_thread(child_->pid(), child_->pid());
-      case FamilyKind::kMyGroup:
-        return pm_delete_program_mygroup();
-      case FamilyKind::kGroup:
-        return pm_delete_program_group(child_->pid(), child_->pid());
-    }
-    return -1;
   }
 
   // Exactly `n` getppid calls by the family's target: the calling thread, or the child for the
@@ -168,7 +55,7 @@ class Family {
   }
 
   // The tid a thread family counts (the calling thread for _mythread).
-  pid_t Tid() const { return Remote(kind_) ? child_->pid() : gettid(); }
+  pid_t Tid() const { return IsRemote(kind_) ? child_->pid() : gettid(); }
 
  private:
   FamilyKind kind_;

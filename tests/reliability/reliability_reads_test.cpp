@@ -34,6 +34,16 @@ class Reads : public FamilyFaultTest<FamilyKind> {
     ASSERT_EQ(family->Set(&prog), 0) << pm_strerror("set", Pmapi_Permission);
   }
 
+  // The family's read fails with `rc`, and its message says `phrase` and names the target.
+  void ExpectReadRefused(Family *family, int rc, const std::string &phrase) {
+    pm_data_t data;
+    pm_accu_time_t times;
+    EXPECT_EQ(family->Read(&data, &times), rc);
+    const std::string message = pm_strerror("read", rc);
+    EXPECT_NE(message.find(phrase), std::string::npos) << message;
+    EXPECT_NE(message.find(family->TargetWord()), std::string::npos) << message;
+  }
+
   // After a rewritten read: the family resets and counts its target's calls exactly again
   // (system-wide: at least them), then deletes, leaving nothing.
   void ExpectRecovers(Family *family) {
@@ -65,12 +75,7 @@ TEST_P(Reads, ZeroBytesIsNotSchedulable) {
   ScopedKernel scoped(&kernel_);
   SetCounting(&family);
   kernel_.Rewrite(Mode::kZeroBytes);
-  pm_data_t data;
-  pm_accu_time_t times;
-  EXPECT_EQ(family.Read(&data, &times), Pmapi_NotSchedulable);
-  const std::string message = pm_strerror("read", Pmapi_NotSchedulable);
-  EXPECT_NE(message.find("could not schedule the "), std::string::npos) << message;
-  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  ExpectReadRefused(&family, Pmapi_NotSchedulable, "could not schedule the ");
   EXPECT_EQ(family.Reset(), Pmapi_NotSchedulable) << "reset reads too, and keeps its baseline";
   ExpectRecovers(&family);
 }
@@ -80,12 +85,7 @@ TEST_P(Reads, ShortReadIsReportedNotHalfFilled) {
   ScopedKernel scoped(&kernel_);
   SetCounting(&family);
   kernel_.Rewrite(Mode::kShort);
-  pm_data_t data;
-  pm_accu_time_t times;
-  EXPECT_EQ(family.Read(&data, &times), Pmapi_ShortRead);
-  const std::string message = pm_strerror("read", Pmapi_ShortRead);
-  EXPECT_NE(message.find(" bytes from the counters on "), std::string::npos) << message;
-  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  ExpectReadRefused(&family, Pmapi_ShortRead, " bytes from the counters on ");
   ExpectRecovers(&family);
 }
 
@@ -114,12 +114,7 @@ TEST_P(Reads, FailedReadKeepsTheContext) {
   ScopedKernel scoped(&kernel_);
   SetCounting(&family);
   kernel_.Rewrite(Mode::kFail, -1, EIO);
-  pm_data_t data;
-  pm_accu_time_t times;
-  EXPECT_EQ(family.Read(&data, &times), Pmapi_KernelError);
-  const std::string message = pm_strerror("read", Pmapi_KernelError);
-  EXPECT_NE(message.find("EIO"), std::string::npos) << message;
-  EXPECT_NE(message.find(family.TargetWord()), std::string::npos) << message;
+  ExpectReadRefused(&family, Pmapi_KernelError, "EIO");
   pm_prog_t prog;
   EXPECT_EQ(family.GetProgram(&prog), 0) << "the context is still there";
   EXPECT_TRUE(prog.mode.b.count) << "and still counting";

@@ -9,6 +9,20 @@
 #include <algorithm>
 
 namespace pmapi_test {
+namespace {
+
+// Copies the faked entry for `path` into *out; false when the path is not faked (the real
+// kernel answers then).
+template <typename Table, typename Value>
+bool Faked(std::mutex &mutex, const Table &table, const std::string &path, Value *out) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = table.find(path);
+  if (found == table.end()) return false;
+  *out = found->second;
+  return true;
+}
+
+}  // namespace
 
 void FakeKernel::FailWith(Op op, int err, const std::string &path_prefix) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -117,27 +131,13 @@ ssize_t FakeKernel::ReadInto(const char *path, char *buf, size_t size) {
 
 int FakeKernel::ReadFile(const std::string &path, std::string *contents) {
   if (int err = Check(Op::kReadFile, path)) return -err;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = files_.find(path);
-    if (found != files_.end()) {
-      *contents = found->second;
-      return 0;
-    }
-  }
+  if (Faked(mutex_, files_, path, contents)) return 0;
   return pmapi::RealKernel().ReadFile(path, contents);
 }
 
 int FakeKernel::ListDirectory(const std::string &path, std::vector<std::string> *names) {
   if (int err = Check(Op::kListDirectory, path)) return -err;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = directories_.find(path);
-    if (found != directories_.end()) {
-      *names = found->second;
-      return 0;
-    }
-  }
+  if (Faked(mutex_, directories_, path, names)) return 0;
   return pmapi::RealKernel().ListDirectory(path, names);
 }
 

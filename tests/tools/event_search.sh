@@ -15,27 +15,13 @@ set -euo pipefail
 section=$1 prefix=$2 workload=$3
 pmcount=$prefix/bin/pmcount
 pmlist=$prefix/bin/pmlist
-work=$(mktemp -d "${TMPDIR:-/tmp}/event-search-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-check() {  # check DESCRIPTION TEST...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
-random_n() { echo $((1000 + RANDOM % 1000)); }
+. "$(dirname "$0")/checks.sh" event-search-test
 # The event names of pmlist's table on stdin (rows: id, name, status, ...).
 names() { awk '$1 ~ /^[0-9]+$/ && $3 ~ /^(verified|caveat|unverified)$/ {print $2}'; }
 # The value of EVENT in pmcount -x, output.
 csv_count() { awk -F, -v ev="$1" '$3 == ev {print $1; exit}'; }
 
-[[ -d /sys/kernel/tracing/events/syscalls || -d /sys/kernel/debug/tracing/events/syscalls ]] ||
-  { echo "SKIP: no tracefs with syscall tracepoints that this user can read"; exit 77; }
+have_tracefs || skip "no tracefs with syscall tracepoints that this user can read"
 ev=syscalls:sys_enter_getppid
 
 case $section in

@@ -243,10 +243,7 @@ signals)
     pid=$!
     read -r line <"$work/ready.$sig"  # the workload made its calls and waits
     kill -$sig $pid
-    set +e
-    wait $pid
-    status=$?
-    set -e
+    wait_status $pid
     # The workload's handler makes one more call and exits 3: proof it got the signal.
     check "SIG$sig passed on: the command's status 3" test $status = 3
     check "SIG$sig: counts so far printed ($n + 1)" \
@@ -259,10 +256,7 @@ signals)
   pid=$!
   read -r line <"$work/ready.sleep"
   kill -TERM $pid
-  set +e
-  wait $pid
-  status=$?
-  set -e
+  wait_status $pid
   check "SIGTERM kills sleep: 143" test $status = 143
   check "its counts printed" grep -Eq "^[0-9]+,,$ev," "$work/counts.sleep"
   ;;
@@ -284,10 +278,7 @@ attach)
     sleep 0.3  # attached by then (the counts say so if not)
     kill -INT $target
     wait $target || true
-    set +e
-    wait $counter
-    status=$?
-    set -e
+    wait_status $counter
     check "$how: ends when its target exits, exit 0" test $status = 0
     check "$how: counts only the call made after attaching (1)" \
       test "$(csv_count $ev <"$work/attach")" = 1
@@ -307,10 +298,7 @@ attach)
   counter=$!
   sleep 0.3
   kill -INT $counter
-  set +e
-  wait $counter
-  status=$?
-  set -e
+  wait_status $counter
   check "-p until ^C: exit 0" test $status = 0
   check "-p until ^C: the table says what was counted" \
     grep -q "Counts for process $target\$" "$work/attach"
@@ -545,10 +533,7 @@ sys.exit(0 if ok else 1)' "$work/interval.json"
     pid=$!
     sleep 0.3
     kill -INT $pid
-    set +e
-    wait $pid
-    status=$?
-    set -e
+    wait_status $pid
     check "-a until SIGINT: exit 0" test $status = 0
     check "-a until SIGINT: counts printed" grep -Eq '^[0-9]+\.[0-9][0-9],msec,task-clock,' "$work/all"
   else

@@ -25,21 +25,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-
-
-def check(what, ok, detail=""):
-    global failures
-    if ok:
-        print("ok: " + what)
-    else:
-        failures += 1
-        print("FAIL: " + what + ("\n" + detail if detail else ""), file=sys.stderr)
-
-
-def skip(reason):
-    print("skipped: " + reason)
-    sys.exit(77)
+sys.dont_write_bytecode = True  # importing checks.py must leave no __pycache__ in the source tree
+from checks import check, finish, skip  # noqa: E402
 
 
 def chromium():
@@ -259,7 +246,7 @@ def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ("flamegraph", "timeline"):
         sys.exit(__doc__)
     (flamegraph if sys.argv[1] == "flamegraph" else timeline)(sys.argv[2], sys.argv[3])
-    sys.exit(1 if failures else 0)
+    finish()
 
 
 if __name__ == "__main__":

@@ -10,13 +10,10 @@
 namespace pmcount {
 namespace {
 
-std::string Parse(std::vector<std::string> args, Options *options) {
-  return ParseOptions(args, options);
-}
-
 TEST(PmcountMultiplexOptions, EachEventListAndGroupIsASetInOrder) {
   Options o;
-  ASSERT_EQ(Parse({"-T", "20", "-e", "a,b", "-g", "pm_basic", "-e", "c", "--", "true"}, &o), "");
+  ASSERT_EQ(ParseOptions({"-T", "20", "-e", "a,b", "-g", "pm_basic", "-e", "c", "--", "true"}, &o),
+            "");
   EXPECT_EQ(o.multiplex_ms, 20);
   ASSERT_EQ(o.sets.size(), 3u);
   EXPECT_FALSE(o.sets[0].is_group);
@@ -24,30 +21,34 @@ TEST(PmcountMultiplexOptions, EachEventListAndGroupIsASetInOrder) {
   EXPECT_TRUE(o.sets[1].is_group);
   EXPECT_EQ(o.sets[1].text, "pm_basic");
   EXPECT_EQ(o.sets[2].text, "c");
-  ASSERT_EQ(Parse({"--multiplex=5", "-g", "x", "-g", "y", "true"}, &o), "");
+  ASSERT_EQ(ParseOptions({"--multiplex=5", "-g", "x", "-g", "y", "true"}, &o), "");
   EXPECT_EQ(o.multiplex_ms, 5);
   EXPECT_EQ(o.sets.size(), 2u);
 }
 
 TEST(PmcountMultiplexOptions, RefusesWhatCannotBeMultiplexed) {
   Options o;
-  EXPECT_NE(Parse({"-T", "10", "-e", "a", "true"}, &o).find("at least two"), std::string::npos);
-  EXPECT_NE(Parse({"-T", "10", "true"}, &o).find("at least two"), std::string::npos);
-  EXPECT_NE(Parse({"-T", "0", "-e", "a", "-e", "b", "true"}, &o).find("bad slice '0'"),
+  EXPECT_NE(ParseOptions({"-T", "10", "-e", "a", "true"}, &o).find("at least two"),
             std::string::npos);
-  EXPECT_NE(Parse({"-T", "-3", "-e", "a", "-e", "b", "true"}, &o).find("bad slice '-3'"),
+  EXPECT_NE(ParseOptions({"-T", "10", "true"}, &o).find("at least two"), std::string::npos);
+  EXPECT_NE(ParseOptions({"-T", "0", "-e", "a", "-e", "b", "true"}, &o).find("bad slice '0'"),
             std::string::npos);
-  EXPECT_NE(Parse({"-T", "1.5", "-e", "a", "-e", "b", "true"}, &o).find("bad slice"),
+  EXPECT_NE(ParseOptions({"-T", "-3", "-e", "a", "-e", "b", "true"}, &o).find("bad slice '-3'"),
+            std::string::npos);
+  EXPECT_NE(ParseOptions({"-T", "1.5", "-e", "a", "-e", "b", "true"}, &o).find("bad slice"),
             std::string::npos);
   std::vector<std::string> many = {"-T", "10"};
   for (int i = 0; i <= kMaxMultiplexSets; ++i) many.insert(many.end(), {"-e", "a"});
   many.push_back("true");
-  EXPECT_NE(Parse(many, &o).find("65 event sets given to -T; at most 64"), std::string::npos);
-  EXPECT_NE(Parse({"-T", "10", "-r", "2", "-e", "a", "-e", "b", "true"}, &o).find("-r and -T"),
+  EXPECT_NE(ParseOptions(many, &o).find("65 event sets given to -T; at most 64"),
             std::string::npos);
+  EXPECT_NE(
+      ParseOptions({"-T", "10", "-r", "2", "-e", "a", "-e", "b", "true"}, &o).find("-r and -T"),
+      std::string::npos);
   // Without -T the old rules stand.
-  EXPECT_NE(Parse({"-g", "x", "-g", "y", "true"}, &o).find("only one -g group"), std::string::npos);
-  EXPECT_NE(Parse({"-e", "a", "-g", "y", "true"}, &o).find("-e and -g cannot be combined"),
+  EXPECT_NE(ParseOptions({"-g", "x", "-g", "y", "true"}, &o).find("only one -g group"),
+            std::string::npos);
+  EXPECT_NE(ParseOptions({"-e", "a", "-g", "y", "true"}, &o).find("-e and -g cannot be combined"),
             std::string::npos);
 }
 

@@ -20,25 +20,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # importing checks.py must leave no __pycache__ in the source tree
+from checks import check, finish, skip  # noqa: E402
+
 section, prefix, workload = sys.argv[1:4]
 pmcount = os.path.join(prefix, "bin", "pmcount")
-failures = 0
 GETPPID = "syscalls:sys_enter_getppid"
 EVENTS = "task-clock,context-switches,page-faults," + GETPPID
-
-
-def check(what, ok, detail=""):
-    global failures
-    if ok:
-        print("ok: " + what)
-    else:
-        failures += 1
-        print("FAIL: %s%s" % (what, "\n  " + detail if detail else ""), file=sys.stderr)
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(77)
 
 
 def run(tool, args):
@@ -214,4 +202,4 @@ def section_schema():
 
 
 {"csv": section_csv, "json": section_json, "schema": section_schema}[section]()
-sys.exit(1 if failures else 0)
+finish()

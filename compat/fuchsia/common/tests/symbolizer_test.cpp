@@ -89,15 +89,22 @@ Mapping ExecutableSegment(const std::string& path, uint64_t bias, uint64_t* entr
   return mapping;
 }
 
-TEST(Symbolizer, AStrippedModuleGivesItsNameAndOffsetButNoFunction) {
-  const std::string path = std::string(SYMBOLIZE_TARGET) + ".stripped";
+// Maps `path`'s executable segment at a made-up load address, as a process would, and
+// resolves the address `past` bytes after its entry point (e_entry in *entry).
+void ResolvePastEntry(const std::string& path, uint64_t past, uint64_t* entry, Symbol* s) {
   const uint64_t bias = 0x7f1200000000;
-  uint64_t entry = 0;
-  Mapping mapping = ExecutableSegment(path, bias, &entry);
+  Mapping mapping = ExecutableSegment(path, bias, entry);
   ASSERT_FALSE(mapping.path.empty());
   Symbolizer symbolizer;
   symbolizer.AddMapping(mapping);
-  Symbol s = symbolizer.Resolve(bias + entry + 2);
+  *s = symbolizer.Resolve(bias + *entry + past);
+}
+
+TEST(Symbolizer, AStrippedModuleGivesItsNameAndOffsetButNoFunction) {
+  const std::string path = std::string(SYMBOLIZE_TARGET) + ".stripped";
+  uint64_t entry = 0;
+  Symbol s;
+  ASSERT_NO_FATAL_FAILURE(ResolvePastEntry(path, 2, &entry, &s));
   EXPECT_TRUE(s.in_module);
   EXPECT_EQ(s.module, path);
   EXPECT_EQ(s.module_offset, entry + 2);
@@ -107,13 +114,9 @@ TEST(Symbolizer, AStrippedModuleGivesItsNameAndOffsetButNoFunction) {
 
 TEST(Symbolizer, TheSameFileUnstrippedNamesItsEntryPoint) {
   const std::string path = SYMBOLIZE_TARGET;
-  const uint64_t bias = 0x7f1200000000;
   uint64_t entry = 0;
-  Mapping mapping = ExecutableSegment(path, bias, &entry);
-  ASSERT_FALSE(mapping.path.empty());
-  Symbolizer symbolizer;
-  symbolizer.AddMapping(mapping);
-  Symbol s = symbolizer.Resolve(bias + entry);
+  Symbol s;
+  ASSERT_NO_FATAL_FAILURE(ResolvePastEntry(path, 0, &entry, &s));
   EXPECT_EQ(s.function, "_start");
   EXPECT_EQ(s.module_offset, entry);
   EXPECT_EQ(s.build_id.size() % 2, 0u);

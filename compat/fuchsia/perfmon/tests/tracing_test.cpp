@@ -16,6 +16,13 @@ class Tracing : public ::testing::TestWithParam<std::string> {
     getppid_ = Id(kGetppid);
     ASSERT_NE(getppid_, 0) << "tracefs must be readable (root)";
   }
+  // The workload makes `calls` getppid calls under the staged trace; then its buffers are read.
+  void TraceCalls(long calls, Buffers *buffers) {
+    const WorkloadRun run = RunTraced(api_.get(), calls);
+    ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
+    *buffers = ReadBuffers(api_.get());
+    ASSERT_EQ(buffers->status, ZX_OK);  // every record up to capture_end is whole
+  }
   std::unique_ptr<Api> api_;
   perfmon_event_id_t getppid_ = 0;
 };
@@ -83,10 +90,8 @@ TEST_P(Tracing, PcCollectionRecordsTheTargetsExecutableMappings) {
 TEST_P(Tracing, RateHundredGivesOneTickPerHundredCalls) {
   ASSERT_EQ(api_->Initialize(Allocation(8)), ZX_OK);
   ASSERT_EQ(api_->StageConfig(Config({{getppid_, 100, PERFMON_FLAG_COLLECT_USER}})), ZX_OK);
-  WorkloadRun run = RunTraced(api_.get(), 1000);
-  ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
-  Buffers buffers = ReadBuffers(api_.get());
-  ASSERT_EQ(buffers.status, ZX_OK);
+  Buffers buffers;
+  ASSERT_NO_FATAL_FAILURE(TraceCalls(1000, &buffers));
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_TICK, getppid_), 10u);
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_PC, getppid_), 0u);
   EXPECT_EQ(buffers.SumOf(PERFMON_RECORD_COUNT, getppid_), 0u);
@@ -96,10 +101,8 @@ TEST_P(Tracing, RateZeroGivesOneCountPerCpuSummingToTheCalls) {
   ASSERT_EQ(api_->Initialize(Allocation(1)), ZX_OK);
   perfmon_event_id_t task = Id("linux:task-clock");
   ASSERT_EQ(api_->StageConfig(Config({{getppid_, 0, 0}, {task, 0, 0}})), ZX_OK);
-  WorkloadRun run = RunTraced(api_.get(), 1234);
-  ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
-  Buffers buffers = ReadBuffers(api_.get());
-  ASSERT_EQ(buffers.status, ZX_OK);
+  Buffers buffers;
+  ASSERT_NO_FATAL_FAILURE(TraceCalls(1234, &buffers));
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_COUNT, getppid_), NumCpus());
   EXPECT_EQ(buffers.SumOf(PERFMON_RECORD_COUNT, getppid_), 1234u);
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_COUNT, task), NumCpus());
@@ -113,10 +116,8 @@ TEST_P(Tracing, ATracepointTimebaseReadsItsFollowerEachTime) {
   perfmon_event_id_t task = Id("linux:task-clock");
   ASSERT_EQ(api_->StageConfig(Config({{task, 0, 0}, {getppid_, 10, PERFMON_FLAG_IS_TIMEBASE}})),
             ZX_OK);
-  WorkloadRun run = RunTraced(api_.get(), 1000);
-  ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
-  Buffers buffers = ReadBuffers(api_.get());
-  ASSERT_EQ(buffers.status, ZX_OK);
+  Buffers buffers;
+  ASSERT_NO_FATAL_FAILURE(TraceCalls(1000, &buffers));
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_TICK, getppid_), 100u);
   EXPECT_EQ(buffers.CountOf(PERFMON_RECORD_VALUE, task), 100u);
   // Each VALUE follows its timebase's TICK, and readings only grow on one CPU.
@@ -138,10 +139,8 @@ TEST_P(Tracing, ATracepointTimebaseReadsItsFollowerEachTime) {
 TEST_P(Tracing, AOnePageBufferFillsWithoutTearingARecord) {
   ASSERT_EQ(api_->Initialize(Allocation(1)), ZX_OK);
   ASSERT_EQ(api_->StageConfig(Config({{getppid_, 1, PERFMON_FLAG_COLLECT_PC}})), ZX_OK);
-  WorkloadRun run = RunTraced(api_.get(), 1000);
-  ASSERT_EQ(run.start, ZX_OK) << api_->LastError();
-  Buffers buffers = ReadBuffers(api_.get());
-  ASSERT_EQ(buffers.status, ZX_OK);  // every record up to capture_end is whole
+  Buffers buffers;
+  ASSERT_NO_FATAL_FAILURE(TraceCalls(1000, &buffers));
   size_t pcs = buffers.CountOf(PERFMON_RECORD_PC, getppid_);
   EXPECT_GT(pcs, 0u);
   EXPECT_LT(pcs, 1000u);

@@ -54,6 +54,54 @@ class PmsampleTest : public ::testing::Test {
   std::string dir_;
 };
 
+// Starts `path wait ARG` with its standard output on a pipe and returns once it printed
+// "ready" (SIGUSR1 blocked: it waits for it): the pid, or -1, and the pipe's read end in *out,
+// which the caller closes.
+pid_t StartWaitingWorkload(const char* path, const char* arg, int* out) {
+  int out_pipe[2];
+  if (pipe(out_pipe) != 0) return -1;
+  const pid_t workload = fork();
+  if (workload == 0) {
+    dup2(out_pipe[1], 1);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    execl(path, path, "wait", arg, (char*)nullptr);
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  *out = out_pipe[0];
+  char ready[6] = {};
+  if (workload < 0 || read(out_pipe[0], ready, 6) != 6) {  // "ready\n"
+    close(out_pipe[0]);
+    *out = -1;
+    if (workload > 0) {
+      kill(workload, SIGKILL);
+      waitpid(workload, nullptr, 0);
+    }
+    return -1;
+  }
+  return workload;
+}
+
+// Runs `command` (pmsample -p of the waiting `workload`) and, once it printed its "sampling"
+// line (attached and started), lets the workload go with SIGUSR1; returns all it printed and its
+// exit status (as Shell's) once it ended.
+ShellRun SampleUntilDone(const std::string& command, pid_t workload) {
+  ShellRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe)) {
+    run.out += buffer;
+    if (run.out.find("pmsample: sampling") != std::string::npos) break;
+  }
+  kill(workload, SIGUSR1);
+  while (fgets(buffer, sizeof buffer, pipe)) run.out += buffer;
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run;
+}
+
 std::vector<uint64_t> ReadWords(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -218,38 +266,17 @@ TEST_F(PmsampleTest, ThreadsTheCommandCreatesAreSampledAsTheyAppear) {
 }
 
 TEST_F(PmsampleTest, SamplesARunningProcessAndTheThreadsItCreatesMeanwhile) {
-  int out_pipe[2];
-  ASSERT_EQ(pipe(out_pipe), 0);
-  pid_t workload = fork();
-  ASSERT_GE(workload, 0);
-  if (workload == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    execl(SAMPLER_WORKLOAD_PATH, SAMPLER_WORKLOAD_PATH, "wait", "0.15", (char*)nullptr);
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  char ready[6] = {};
-  ASSERT_EQ(read(out_pipe[0], ready, 6), 6);  // "ready\n": SIGUSR1 is blocked now
-  close(out_pipe[0]);
-  // pmsample prints its "sampling" line once attached and started; then the workload goes.
+  int workload_out = -1;
+  const pid_t workload = StartWaitingWorkload(SAMPLER_WORKLOAD_PATH, "0.15", &workload_out);
+  ASSERT_GT(workload, 0) << "cannot start " << SAMPLER_WORKLOAD_PATH;
+  close(workload_out);
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -o " + Path("t.fxt") +
                         " --pprof " + Path("p.pb.gz") + " -p " + std::to_string(workload) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe)) {
-    out += buffer;
-    if (out.find("pmsample: sampling") != std::string::npos) break;
-  }
-  kill(workload, SIGUSR1);
-  while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  int status = pclose(pipe);
+  const ShellRun run = SampleUntilDone(command, workload);
+  const std::string& out = run.out;
   int workload_status = 0;
   waitpid(workload, &workload_status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_EQ(run.status, 0) << out;
   EXPECT_NE(out.find("hot_loop_a"), std::string::npos) << out;
   EXPECT_NE(out.find("hot_loop_b"), std::string::npos) << out;
   std::string go = GoTool();
@@ -426,13 +453,21 @@ LeafStacks CountLeafStacks(const std::string& folded) {
   return counted;
 }
 
+// Runs pmsample with `options` on unwind_workload, its stacks folded into `folded`, and counts
+// them; the run must succeed and give the hot loop's samples.
+void SampleUnwindWorkload(const std::string& options, const std::string& folded,
+                          LeafStacks* stacks) {
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + options + " --folded " +
+                       folded + " -- " + UNWIND_WORKLOAD_PATH);
+  ASSERT_EQ(run.status, 0) << options << ": " << run.out;
+  *stacks = CountLeafStacks(folded);
+  EXPECT_GT(stacks->in_leaf, 100) << options << ": " << ReadFile(folded);
+}
+
 TEST_F(PmsampleTest, CallGraphDwarfFindsTheCallersOfCodeWithoutFramePointers) {
   const std::string folded = Path("dwarf.txt");
-  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
-                       " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-  ASSERT_EQ(run.status, 0) << run.out;
-  LeafStacks dwarf = CountLeafStacks(folded);
-  EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
+  LeafStacks dwarf;
+  ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(" --call-graph dwarf", folded, &dwarf));
   // The samples in the hot loop have their whole chain (CFI describes every instruction of
   // leaf); a sample drained before its process's mapping records (they may be in another
   // CPU's ring) after the process is gone could miss it: 99%.
@@ -444,11 +479,8 @@ TEST_F(PmsampleTest, FramePointersAloneDoNotFindThem) {
   // --call-graph dwarf is for.
   for (const char* option : {"", " --call-graph fp"}) {
     const std::string folded = Path("fp.txt");
-    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + option +
-                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-    ASSERT_EQ(run.status, 0) << option << ": " << run.out;
-    LeafStacks fp = CountLeafStacks(folded);
-    EXPECT_GT(fp.in_leaf, 100) << option << ": " << ReadFile(folded);
+    LeafStacks fp;
+    ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(option, folded, &fp));
     EXPECT_EQ(fp.complete, 0) << option << ": " << ReadFile(folded);
   }
 }
@@ -456,37 +488,17 @@ TEST_F(PmsampleTest, FramePointersAloneDoNotFindThem) {
 TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
   // Attached with -p after it started: no mmap record of its program or libraries, so the
   // unwinder reads /proc/PID/maps (names and addresses, never its memory).
-  int out_pipe[2];
-  ASSERT_EQ(pipe(out_pipe), 0);
-  pid_t workload = fork();
-  ASSERT_GE(workload, 0);
-  if (workload == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    execl(UNWIND_WORKLOAD_PATH, UNWIND_WORKLOAD_PATH, "wait", "300000000", (char*)nullptr);
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  char ready[6] = {};
-  ASSERT_EQ(read(out_pipe[0], ready, 6), 6);  // "ready\n": SIGUSR1 is blocked now
+  int workload_out = -1;
+  const pid_t workload = StartWaitingWorkload(UNWIND_WORKLOAD_PATH, "300000000", &workload_out);
+  ASSERT_GT(workload, 0) << "cannot start " << UNWIND_WORKLOAD_PATH;
   const std::string folded = Path("p.txt");
   std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
                         " --folded " + folded + " -p " + std::to_string(workload) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe)) {
-    out += buffer;
-    if (out.find("pmsample: sampling") != std::string::npos) break;
-  }
-  kill(workload, SIGUSR1);
-  while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  int status = pclose(pipe);
-  close(out_pipe[0]);
+  const ShellRun run = SampleUntilDone(command, workload);
+  const std::string& out = run.out;
+  close(workload_out);
   waitpid(workload, nullptr, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  ASSERT_EQ(run.status, 0) << out;
   LeafStacks dwarf = CountLeafStacks(folded);
   EXPECT_GT(dwarf.in_leaf, 100) << ReadFile(folded);
   EXPECT_GE(dwarf.complete * 100, dwarf.in_leaf * 99) << ReadFile(folded);
@@ -495,11 +507,8 @@ TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
 TEST_F(PmsampleTest, CallGraphDwarfTakesAStackSizeAndRefusesOthers) {
   // A copy too small for main's frame: the chain is cut, the samples are still written.
   const std::string folded = Path("small.txt");
-  ShellRun small = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf,8" +
-                         " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
-  ASSERT_EQ(small.status, 0) << small.out;
-  LeafStacks cut = CountLeafStacks(folded);
-  EXPECT_GT(cut.in_leaf, 100) << ReadFile(folded);
+  LeafStacks cut;
+  ASSERT_NO_FATAL_FAILURE(SampleUnwindWorkload(" --call-graph dwarf,8", folded, &cut));
   EXPECT_EQ(cut.complete, 0) << ReadFile(folded);
   for (const char* bad : {"lbr", "dwarf,", "dwarf,x", "dwarf,70000", "dwarfs", "fp,8", ""}) {
     ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --call-graph '" + bad + "' -- true");
