@@ -24,6 +24,18 @@ void Fill(int rc, const pm_data_t &data, const pm_accu_time_t &times, Sample *sa
   sample->running_ns = Nanoseconds(times.accu_purr);
 }
 
+// One sample per target, each from its own pm_get_Tdata* call (`read_one(i, data, times)`).
+template <typename ReadOne>
+int ReadEach(size_t targets, std::vector<Sample> *samples, ReadOne read_one) {
+  samples->assign(targets, Sample());
+  for (size_t i = 0; i < targets; ++i) {
+    pm_data_t data;
+    pm_accu_time_t times;
+    Fill(read_one(i, &data, &times), data, times, &(*samples)[i]);
+  }
+  return 0;
+}
+
 class CommandCounting : public Counting {
  public:
   explicit CommandCounting(pid_t pid) : pid_(pid) {}
@@ -53,14 +65,9 @@ class SystemCounting : public Counting {
   ~SystemCounting() override { Delete(); }
 
   int Read(std::vector<Sample> *samples) override {
-    samples->assign(cpus_.size(), Sample());
-    for (size_t i = 0; i < cpus_.size(); ++i) {
-      pm_data_t data;
-      pm_accu_time_t times;
-      const int rc = pm_get_Tdata_lcpu(cpus_[i], &data, &times);
-      Fill(rc, data, times, &(*samples)[i]);
-    }
-    return 0;
+    return ReadEach(cpus_.size(), samples, [&](size_t i, pm_data_t *data, pm_accu_time_t *times) {
+      return pm_get_Tdata_lcpu(cpus_[i], data, times);
+    });
   }
 
   void DeleteProgram() override { pm_delete_program(); }
@@ -78,16 +85,12 @@ class AttachedCounting : public Counting {
   ~AttachedCounting() override { Delete(); }
 
   int Read(std::vector<Sample> *samples) override {
-    samples->assign(targets_.size(), Sample());
-    for (size_t i = 0; i < targets_.size(); ++i) {
-      const AttachTarget &t = targets_[i];
-      pm_data_t data;
-      pm_accu_time_t times;
-      const int rc = t.whole_process ? pm_get_Tdata_group(t.pid, t.tid, &data, &times)
-                                     : pm_get_Tdata_thread(t.pid, t.tid, &data, &times);
-      Fill(rc, data, times, &(*samples)[i]);
-    }
-    return 0;
+    return ReadEach(targets_.size(), samples,
+                    [&](size_t i, pm_data_t *data, pm_accu_time_t *times) {
+                      const AttachTarget &t = targets_[i];
+                      return t.whole_process ? pm_get_Tdata_group(t.pid, t.tid, data, times)
+                                             : pm_get_Tdata_thread(t.pid, t.tid, data, times);
+                    });
   }
 
   void DeleteProgram() override {
