@@ -7,19 +7,15 @@
 #include <sys/stat.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "perfmon_test_helpers.h"
+#include "support/read_text.h"
+#include "support/scratch_dir.h"
 
 namespace perfmon_test {
 namespace {
 
-std::string Slurp(const std::string &path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using pmapi_test::ReadText;
 
 bool Exists(const std::string &path) {
   struct stat found;
@@ -28,25 +24,19 @@ bool Exists(const std::string &path) {
 
 class Outputs : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/cpuperf_outputs.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
-    victim_ = dir_ + "/victim";
-    std::ofstream(victim_) << "precious\n";
-  }
-  void TearDown() override { ASSERT_EQ(system(("rm -rf '" + dir_ + "'").c_str()), 0); }
+  void SetUp() override { std::ofstream(victim_) << "precious\n"; }
   // Runs `cd DIR && cpuperf ARGS`; the status, stderr in err_.
   int Run(const std::string &args) {
     const std::string command = "cd '" + dir_ + "' && " + CPUPERF_PATH + " " + args + " >" + dir_ +
                                 "/out 2>" + dir_ + "/err";
     int status = system(command.c_str());
-    err_ = Slurp(dir_ + "/err");
+    err_ = ReadText(dir_ + "/err");
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   std::string Marker() { return dir_ + "/ran"; }
   std::string CommandThatMarks() { return " -- touch " + Marker(); }
-  std::string dir_, victim_, err_;
+  pmapi_test::ScratchDir scratch_{"cpuperf_outputs."};
+  std::string dir_ = scratch_.path(), victim_ = dir_ + "/victim", err_;
 };
 
 TEST_F(Outputs, APlantedLinkAtAnOutputIsRefusedBeforeTheCommandRunsAndTheVictimIsUnchanged) {
@@ -65,7 +55,7 @@ TEST_F(Outputs, APlantedLinkAtAnOutputIsRefusedBeforeTheCommandRunsAndTheVictimI
         << err_;
     EXPECT_NE(err_.find("(nothing was run)"), std::string::npos) << err_;
     EXPECT_FALSE(Exists(Marker())) << name;
-    EXPECT_EQ(Slurp(victim_), "precious\n") << name;
+    EXPECT_EQ(ReadText(victim_), "precious\n") << name;
     ASSERT_EQ(unlink(link.c_str()), 0);
   }
 }
@@ -78,7 +68,7 @@ TEST_F(Outputs, ALinkOfOnesOwnIsFollowedAndStays) {
                 " -e linux:task-clock -- true"),
             0)
       << err_;
-  EXPECT_NE(Slurp(target).find("traceEvents"), std::string::npos);
+  EXPECT_NE(ReadText(target).find("traceEvents"), std::string::npos);
   struct stat found;
   ASSERT_EQ(lstat(link.c_str(), &found), 0);
   EXPECT_TRUE(S_ISLNK(found.st_mode));
@@ -122,7 +112,7 @@ TEST_F(Outputs, AnOutputLostAfterTheCommandRanKeepsItsStatusAndTheTallies) {
   EXPECT_NE(err_.find("cpuperf: cannot write /dev/full: No space left on device"),
             std::string::npos)
       << err_;
-  EXPECT_NE(Slurp(dir_ + "/out").find("Total:"), std::string::npos);
+  EXPECT_NE(ReadText(dir_ + "/out").find("Total:"), std::string::npos);
   EXPECT_TRUE(Exists(dir_ + "/trace.cpsession"));
   // Without a command the loss is cpuperf's failure.
   if (geteuid() == 0) {
@@ -149,7 +139,7 @@ TEST_F(Outputs, ASignalStopsTheCommandAndTheTraceIsStillSaved) {
            " && exec sleep " + std::to_string(seconds);
   };
   ASSERT_EQ(Run("-e " + std::string(kGetppid) + " -- sh -c '" + script(0) + "'"), 0) << err_;
-  const std::string expected = TotalLine(Slurp(dir_ + "/out"));
+  const std::string expected = TotalLine(ReadText(dir_ + "/out"));
   ASSERT_NE(expected.find("50"), std::string::npos) << expected;
   for (int sig : {SIGTERM, SIGINT}) {
     unlink(ready.c_str());
@@ -170,23 +160,23 @@ TEST_F(Outputs, ASignalStopsTheCommandAndTheTraceIsStillSaved) {
     }
     ASSERT_GT(cpuperf, 0);
     for (int i = 0; i < 1000 && !Exists(ready); ++i) usleep(10000);
-    ASSERT_TRUE(Exists(ready)) << Slurp(dir_ + "/err");
-    const pid_t command = atoi(Slurp(pid_file).c_str());
+    ASSERT_TRUE(Exists(ready)) << ReadText(dir_ + "/err");
+    const pid_t command = atoi(ReadText(pid_file).c_str());
     ASSERT_GT(command, 0);
     ASSERT_EQ(kill(cpuperf, sig), 0);
     int status = 0;
     ASSERT_EQ(waitpid(cpuperf, &status, 0), cpuperf);
     // The command got the signal and died of it; cpuperf passes that on as 128 + N.
     ASSERT_TRUE(WIFEXITED(status)) << "cpuperf died of signal " << WTERMSIG(status);
-    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << Slurp(dir_ + "/err");
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << ReadText(dir_ + "/err");
     EXPECT_EQ(kill(command, 0), -1) << "the command outlived cpuperf";
     if (kill(command, 0) == 0) kill(command, SIGKILL);  // an orphan: not left behind
-    EXPECT_NE(Slurp(dir_ + "/err").find("stopped after 1 of 1 iterations"), std::string::npos)
-        << Slurp(dir_ + "/err");
+    EXPECT_NE(ReadText(dir_ + "/err").find("stopped after 1 of 1 iterations"), std::string::npos)
+        << ReadText(dir_ + "/err");
     // Every call was saved: the session result, the buffers and the tally.
     EXPECT_TRUE(Exists(dir_ + "/trace.cpsession"));
     EXPECT_TRUE(Exists(dir_ + "/trace.0.0.cpuperf"));
-    EXPECT_EQ(TotalLine(Slurp(dir_ + "/out")), expected) << Slurp(dir_ + "/out");
+    EXPECT_EQ(TotalLine(ReadText(dir_ + "/out")), expected) << ReadText(dir_ + "/out");
   }
 }
 

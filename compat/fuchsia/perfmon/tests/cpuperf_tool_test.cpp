@@ -5,10 +5,11 @@
 #include <sys/stat.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "json.h"
 #include "perfmon_test_helpers.h"
+#include "support/read_text.h"
+#include "support/scratch_dir.h"
 
 namespace perfmon_test {
 namespace {
@@ -21,30 +22,15 @@ struct Result {
 // Runs cpuperf with `args` (a shell word list), output prefix in a fresh directory.
 class Tool : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/cpuperf_test.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(system(command.c_str()), 0);
-  }
   Result Run(const std::string &args) {
     std::string command = std::string(CPUPERF_PATH) + " --output-prefix=" + dir_ + "/trace " +
                           args + " >" + dir_ + "/out 2>" + dir_ + "/err";
     Result result;
     int status = system(command.c_str());
     result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = Slurp(dir_ + "/out");
-    result.err = Slurp(dir_ + "/err");
+    result.out = pmapi_test::ReadText(dir_ + "/out");
+    result.err = pmapi_test::ReadText(dir_ + "/err");
     return result;
-  }
-  std::string Slurp(const std::string &path) {
-    std::ifstream file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
   }
   std::string WriteSpec(const std::string &text) {
     std::string path = dir_ + "/spec.cpspec";
@@ -54,7 +40,8 @@ class Tool : public ::testing::Test {
   std::string Workload(long calls) {
     return std::string(" -- ") + GETPPID_CALLS_PATH + " " + std::to_string(calls);
   }
-  std::string dir_;
+  pmapi_test::ScratchDir scratch_{"cpuperf_test."};
+  std::string dir_ = scratch_.path();
 };
 
 TEST_F(Tool, TalliesACommandsCallsExactly) {
@@ -68,14 +55,14 @@ TEST_F(Tool, TalliesACommandsCallsExactly) {
   EXPECT_EQ(total.substr(0, 10 + 1 + 37), "Total:    |" + std::string(32, ' ') + "1,000") << r.out;
   // Per CPU buffers, each as long as its capture_end says, and the session result.
   for (uint32_t cpu = 0; cpu < NumCpus(); ++cpu) {
-    std::string bytes = Slurp(dir_ + "/trace.0." + std::to_string(cpu) + ".cpuperf");
+    std::string bytes = pmapi_test::ReadText(dir_ + "/trace.0." + std::to_string(cpu) + ".cpuperf");
     ASSERT_GE(bytes.size(), 24u);
     perfmon_reader_t reader;
     EXPECT_EQ(perfmon_reader_init(&reader, bytes.data(), bytes.size()), ZX_OK);
     EXPECT_EQ(reader.end, bytes.size());
   }
   tools::Json result;
-  ASSERT_EQ(tools::ParseJson(Slurp(dir_ + "/trace.cpsession"), &result), "");
+  ASSERT_EQ(tools::ParseJson(pmapi_test::ReadText(dir_ + "/trace.cpsession"), &result), "");
   ASSERT_NE(result.Find("num_traces"), nullptr);
   EXPECT_EQ(result.Find("num_traces")->number, NumCpus());
   EXPECT_EQ(result.Find("output_path_prefix")->text, dir_ + "/trace");
@@ -101,7 +88,7 @@ TEST_F(Tool, CountsWhatPerfStatCountsForTheSameRun) {
   Result r = Run(std::string("-e ") + kGetppid + " -- perf stat -x, -o " + stat +
                  " -e syscalls:sys_enter_getppid -- " + GETPPID_CALLS_PATH + " 4321");
   ASSERT_EQ(r.status, 0) << r.err;
-  std::string perf = Slurp(stat);
+  std::string perf = pmapi_test::ReadText(stat);
   EXPECT_NE(perf.find("\n4321,,syscalls:sys_enter_getppid"), std::string::npos) << perf;
   EXPECT_NE(r.out.find("Total:    |                                4,321\n"), std::string::npos)
       << r.out;
@@ -119,7 +106,8 @@ TEST_F(Tool, ASpecFileWithCommentsAndIterations) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Iteration 2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("|                                  231"), std::string::npos) << r.out;
-  EXPECT_EQ(Slurp(dir_ + "/trace.cpsession").find("\"num_iterations\": 3") != std::string::npos,
+  EXPECT_EQ(pmapi_test::ReadText(dir_ + "/trace.cpsession").find("\"num_iterations\": 3") !=
+                std::string::npos,
             true);
 }
 
@@ -143,7 +131,7 @@ TEST_F(Tool, WritesAChromeTraceWithACounterTrackPerEventAndCpu) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
   tools::Json json;
-  ASSERT_EQ(tools::ParseJson(Slurp(trace), &json), "");
+  ASSERT_EQ(tools::ParseJson(pmapi_test::ReadText(trace), &json), "");
   const tools::Json *events = json.Find("traceEvents");
   ASSERT_NE(events, nullptr);
   double last = 0;
@@ -173,12 +161,12 @@ TEST_F(Tool, AnUnprivilegedUserTracesTheirCommandButNotTheMachine) {
   // Sampling rings within the unprivileged locked-memory limit, user mode only.
   int status = system(
       (as_nobody + "-e linux:page-faults@1/user+pc -- true >" + dir_ + "/own.out 2>&1").c_str());
-  EXPECT_EQ(WEXITSTATUS(status), 0) << Slurp(dir_ + "/own.out");
-  EXPECT_EQ(Slurp(dir_ + "/own.out").find("buffer full"), std::string::npos);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << pmapi_test::ReadText(dir_ + "/own.out");
+  EXPECT_EQ(pmapi_test::ReadText(dir_ + "/own.out").find("buffer full"), std::string::npos);
   status = system(
       (as_nobody + "-e linux:task-clock --duration=0.01 >" + dir_ + "/machine.out 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(status), 125);
-  std::string machine = Slurp(dir_ + "/machine.out");
+  std::string machine = pmapi_test::ReadText(dir_ + "/machine.out");
   EXPECT_NE(machine.find("Start: ZX_ERR_ACCESS_DENIED: linux:task-clock on CPU 0"),
             std::string::npos)
       << machine;
@@ -203,7 +191,7 @@ TEST_F(Tool, AnUnprivilegedUserIsToldTheRealReasonForARefusal) {
     int status =
         system((as_nobody + "-e linux:task-clock -- true >" + dir_ + "/own.out 2>&1").c_str());
     EXPECT_EQ(WEXITSTATUS(status), 125);
-    std::string own = Slurp(dir_ + "/own.out");
+    std::string own = pmapi_test::ReadText(dir_ + "/own.out");
     EXPECT_NE(own.find("counting kernel mode needs root or CAP_PERFMON when "
                        "kernel.perf_event_paranoid is 2 or more, as it is here ("),
               std::string::npos)
@@ -220,7 +208,7 @@ TEST_F(Tool, AnUnprivilegedUserIsToldTheRealReasonForARefusal) {
     int status =
         system((as_nobody + "-e " + kGetppid + " -- true >" + dir_ + "/tp.out 2>&1").c_str());
     EXPECT_EQ(WEXITSTATUS(status), 2);
-    std::string tp = Slurp(dir_ + "/tp.out");
+    std::string tp = pmapi_test::ReadText(dir_ + "/tp.out");
     EXPECT_NE(tp.find("events[0].event_name: tracepoint:syscalls:sys_enter_getppid: tracepoints "
                       "cannot be seen by this user: tracefs (/sys/kernel/tracing) is readable by "
                       "root only here"),
@@ -241,8 +229,8 @@ TEST_F(Tool, WritesAPprofProfileThatGoToolPprofReads) {
   std::string top = dir_ + "/top";
   std::string command = "HOME=" + dir_ + " GOCACHE=" + dir_ + "/gocache go tool pprof -top " +
                         profile + " >" + top + " 2>&1";
-  ASSERT_EQ(system(command.c_str()), 0) << Slurp(top);
-  std::string text = Slurp(top);
+  ASSERT_EQ(system(command.c_str()), 0) << pmapi_test::ReadText(top);
+  std::string text = pmapi_test::ReadText(top);
   EXPECT_NE(text.find("Total samples = 1000"), std::string::npos) << text;  // 100 x rate 10
   // Every sample at the one instruction after the workload's syscall, in call_getppid (named by
   // the label that marks it, or by its function).
