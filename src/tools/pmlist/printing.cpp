@@ -101,41 +101,49 @@ std::string GroupTable(const std::vector<GroupRow> &rows) {
   return out;
 }
 
-std::string EventJson(const std::string &processor, const std::vector<EventRow> &rows,
-                      bool verbose) {
-  std::string out = "{\"processor\":" + JsonString(processor) + ",\"events\":[";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const EventRow &row = rows[i];
-    out += i ? ",\n" : "\n";
-    out += "{\"id\":" + std::to_string(row.id) + ",\"name\":" + JsonString(row.name) +
-           ",\"long_name\":" + JsonString(row.long_name) + ",\"status\":" + JsonString(row.status) +
-           ",\"counters\":" + JsonString(CounterList(row.counters)) +
-           ",\"source\":" + JsonString(row.source) +
-           ",\"description\":" + JsonString(row.description);
-    if (verbose) out += ",\"encoding\":" + JsonString(row.encoding);
-    out += "}";
-  }
+namespace {
+
+// {"processor":"...","<key>":[ one object per row, a line each ]}: the listing's JSON form.
+template <typename Row, typename ObjectOf>
+std::string ListingJson(const std::string &processor, const char *key, const std::vector<Row> &rows,
+                        ObjectOf object_of) {
+  std::string out = "{\"processor\":" + JsonString(processor) + ",\"" + key + "\":[";
+  for (size_t i = 0; i < rows.size(); ++i) out += (i ? ",\n" : "\n") + object_of(rows[i]);
   return out + "\n]}\n";
 }
 
+// The members an event's and a group's objects begin with, in this order.
+template <typename Row>
+std::string OpenRowObject(const Row &row) {
+  return "{\"id\":" + std::to_string(row.id) + ",\"name\":" + JsonString(row.name) +
+         ",\"long_name\":" + JsonString(row.long_name) + ",\"status\":" + JsonString(row.status);
+}
+
+}  // namespace
+
+std::string EventJson(const std::string &processor, const std::vector<EventRow> &rows,
+                      bool verbose) {
+  return ListingJson(processor, "events", rows, [verbose](const EventRow &row) {
+    std::string out =
+        OpenRowObject(row) + ",\"counters\":" + JsonString(CounterList(row.counters)) +
+        ",\"source\":" + JsonString(row.source) + ",\"description\":" + JsonString(row.description);
+    if (verbose) out += ",\"encoding\":" + JsonString(row.encoding);
+    return out + "}";
+  });
+}
+
 std::string GroupJson(const std::string &processor, const std::vector<GroupRow> &rows) {
-  std::string out = "{\"processor\":" + JsonString(processor) + ",\"groups\":[";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const GroupRow &row = rows[i];
-    out += i ? ",\n" : "\n";
-    out += "{\"id\":" + std::to_string(row.id) + ",\"name\":" + JsonString(row.name) +
-           ",\"long_name\":" + JsonString(row.long_name) + ",\"status\":" + JsonString(row.status) +
-           ",\"description\":" + JsonString(row.description) +
-           ",\"events\":" + Strings(row.members);
+  return ListingJson(processor, "groups", rows, [](const GroupRow &row) {
+    std::string out = OpenRowObject(row) + ",\"description\":" + JsonString(row.description) +
+                      ",\"events\":" + Strings(row.members);
     if (!row.missing.empty()) out += ",\"missing\":" + JsonString(row.missing);
     out += ",\"metrics\":[";
     for (size_t m = 0; m < row.metrics.size(); ++m) {
       out += (m ? "," : "") + std::string("{\"name\":") + JsonString(row.metrics[m].first) +
              ",\"formula\":" + JsonString(row.metrics[m].second) + "}";
     }
-    out += "]}";
-  }
-  return out + "\n]}\n";
+    return out + "]}";
+  });
 }
 
 }  // namespace pmlist
