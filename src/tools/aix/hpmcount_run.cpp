@@ -77,22 +77,15 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   pmcount::BlockWaitedSignals();
   std::unique_ptr<pmcount::Counting> counting;
   auto arm = [&](pid_t pid) -> int {
-    int rc;
-    const char *call;
-    if (programs.multiplexed) {
-      call = "pm_set_program_group_mx";
-      rc = pmcount::CountCommandMx(pid, programs.mx.prog, /*on=*/true, &counting);
-    } else {
-      call = "pm_set_program_group";
-      rc = pmcount::Arm(
-          &programs.plan,
-          [&](const pm_prog_t &prog) {
-            return pmcount::CountCommand(pid, prog, /*on=*/true, &counting);
-          },
-          [&] { counting.reset(); });
-    }
-    if (rc != 0) fprintf(stderr, "hpmcount: %s\n", pm_strerror(call, rc));
-    return rc;
+    return ArmPrograms(
+        &programs, "hpmcount", "pm_set_program_group",
+        [&](const pm_prog_mx_t &mx) {
+          return pmcount::CountCommandMx(pid, mx, /*on=*/true, &counting);
+        },
+        [&](const pm_prog_t &prog) {
+          return pmcount::CountCommand(pid, prog, /*on=*/true, &counting);
+        },
+        &counting);
   };
   pmcount::Command command;
   const int rc = command.Start(options.command, arm);

@@ -65,25 +65,16 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     return kFailed;
   }
   std::unique_ptr<pmcount::Counting> counting;
-  int rc;
-  const char *call;
-  if (programs.multiplexed) {
-    call = "pm_set_program_mx";
-    rc = pmcount::CountSystemWideMx(programs.mx.prog, cpus, /*on=*/true, &counting);
-  } else {
-    call = "pm_set_program";
-    rc = pmcount::Arm(
-        &programs.plan,
-        [&](const pm_prog_t &prog) {
-          return pmcount::CountSystemWide(prog, cpus, /*on=*/true, &counting);
-        },
-        [&] { counting.reset(); });
-  }
-  if (rc != 0) {
-    // The library's sentence says what privilege is missing and how to get it.
-    fprintf(stderr, "hpmstat: %s\n", pm_strerror(call, rc));
-    return kFailed;
-  }
+  const int rc = ArmPrograms(
+      &programs, "hpmstat", "pm_set_program",
+      [&](const pm_prog_mx_t &mx) {
+        return pmcount::CountSystemWideMx(mx, cpus, /*on=*/true, &counting);
+      },
+      [&](const pm_prog_t &prog) {
+        return pmcount::CountSystemWide(prog, cpus, /*on=*/true, &counting);
+      },
+      &counting);
+  if (rc != 0) return kFailed;
   pmcount::BlockWaitedSignals();
   // A reader gone from the pipe ends the reports with a message and 125, not a silent death.
   signal(SIGPIPE, SIG_IGN);

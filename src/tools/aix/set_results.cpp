@@ -1,6 +1,7 @@
 #include "set_results.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include <algorithm>
 
@@ -136,6 +137,18 @@ std::string MakePrograms(const Prepared &prepared, Programs *programs) {
   }
   programs->multiplexed = true;
   return pmcount::MakeMultiplexPlan(prepared.sets, prepared.mode, prepared.slice_ms, &programs->mx);
+}
+
+int ArmPrograms(Programs *programs, const char *tool, const char *set_call,
+                const std::function<int(const pm_prog_mx_t &)> &count_mx,
+                const std::function<int(const pm_prog_t &)> &count,
+                std::unique_ptr<pmcount::Counting> *counting) {
+  const std::string call = std::string(set_call) + (programs->multiplexed ? "_mx" : "");
+  const int rc = programs->multiplexed
+                     ? count_mx(programs->mx.prog)
+                     : pmcount::Arm(&programs->plan, count, [counting] { counting->reset(); });
+  if (rc != 0) fprintf(stderr, "%s: %s\n", tool, pm_strerror(call.c_str(), rc));
+  return rc;
 }
 
 }  // namespace aix

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,15 @@ struct Programs {
 
 // Builds the programs; returns "" or why the sets cannot be counted together.
 std::string MakePrograms(const Prepared &prepared, Programs *programs);
+
+// Sets `programs` on the target: the _mx program through `count_mx`, or the one set through
+// pmcount's Arm and `count`. A refusal is said as "<tool>: <the library's sentence>", which
+// names `set_call` (or its _mx twin) and says what is missing (a privilege, a counter).
+// Returns the pmapi code; `counting` holds what counts.
+int ArmPrograms(Programs *programs, const char *tool, const char *set_call,
+                const std::function<int(const pm_prog_mx_t &)> &count_mx,
+                const std::function<int(const pm_prog_t &)> &count,
+                std::unique_ptr<pmcount::Counting> *counting);
 
 // Every set's lines from one reading: `targets` samples per set (the CPUs, or 1 for a
 // command), set-major as pmcount's multiplexed reads are.
