@@ -24,6 +24,15 @@ void Fill(int rc, const pm_data_t &data, const pm_accu_time_t &times, Sample *sa
   sample->running_ns = Nanoseconds(times.accu_purr);
 }
 
+// A copy of `prog` (a pm_prog_t or pm_prog_mx_t) that counts from the set on when `on`, else
+// stays off until Start (-D).
+template <typename Program>
+Program CountingFrom(const Program &prog, bool on) {
+  Program program = prog;
+  if (on) program.mode.w |= PM_COUNT;
+  return program;
+}
+
 // One sample per target, each from its own pm_get_Tdata* call (`read_one(i, data, times)`).
 template <typename ReadOne>
 int ReadEach(size_t targets, std::vector<Sample> *samples, ReadOne read_one) {
@@ -197,8 +206,7 @@ class SystemCountingMx : public Counting {
 }  // namespace
 
 int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out) {
-  pm_prog_t program = prog;
-  if (on) program.mode.w |= PM_COUNT;
+  pm_prog_t program = CountingFrom(prog, on);
   // pmcount never prints ginfo.members: spare the kernel the tracepoint that
   // counts them (registering and unregistering it costs more than `true` runs).
   // A setting of this process alone: the command never sees it.
@@ -210,8 +218,7 @@ int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Coun
 
 int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
                     std::unique_ptr<Counting> *out) {
-  pm_prog_t program = prog;
-  if (on) program.mode.w |= PM_COUNT;
+  pm_prog_t program = CountingFrom(prog, on);
   const int rc = pm_set_program(&program);
   if (rc == 0) out->reset(new SystemCounting(std::move(cpus)));
   return rc;
@@ -222,8 +229,7 @@ int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &pro
   pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   std::vector<AttachTarget> done;
   for (const AttachTarget &t : targets) {
-    pm_prog_t program = prog;
-    program.mode.w |= PM_COUNT;
+    pm_prog_t program = CountingFrom(prog, true);
     int rc;
     if (t.whole_process) {
       program.mode.w |= PM_PROCESS;
@@ -246,8 +252,7 @@ int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &pro
 namespace pmcount {
 
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out) {
-  pm_prog_mx_t program = prog;
-  if (on) program.mode.w |= PM_COUNT;
+  pm_prog_mx_t program = CountingFrom(prog, on);
   pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   const int rc = pm_set_program_group_mx(pid, pid, &program);
   if (rc == 0) {
@@ -258,8 +263,7 @@ int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr
 
 int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
                     std::unique_ptr<Counting> *out) {
-  pm_prog_mx_t program = prog;
-  program.mode.w |= PM_COUNT;
+  pm_prog_mx_t program = CountingFrom(prog, true);
   pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   int rc;
   if (target.whole_process) {
@@ -277,8 +281,7 @@ int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
 
 int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
                       std::unique_ptr<Counting> *out) {
-  pm_prog_mx_t program = prog;
-  if (on) program.mode.w |= PM_COUNT;
+  pm_prog_mx_t program = CountingFrom(prog, on);
   const int rc = pm_set_program_mx(&program);
   if (rc == 0) {
     out->reset(new SystemCountingMx(std::move(cpus), static_cast<size_t>(prog.nb_events_prog)));
