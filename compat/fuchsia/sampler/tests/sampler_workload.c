@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wait_for_signal.h"
+
 static double thread_cpu_seconds(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -139,14 +141,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (strcmp(argv[1], "wait") == 0) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &set, NULL);
-    printf("ready\n");
-    fflush(stdout);
-    int signal_number = 0;
-    sigwait(&set, &signal_number);
+    say_ready_and_wait_for_usr1();
     return two_threads();
   }
   return 2;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wait_for_signal.h"
+
 /* noipa: no inlining, cloning or interprocedural shortcuts, so each function keeps its frame;
  * each caller uses the result after the call, so no call is a tail call. */
 #if defined(__clang__)
@@ -31,14 +33,7 @@ KEEP_FRAME static uint64_t outer(uint64_t n) { return middle(n) + (n >> 3); }
 int main(int argc, char** argv) {
   uint64_t n = 300000000u;
   if (argc > 2 && strcmp(argv[1], "wait") == 0) {
-    sigset_t usr1;
-    int signal;
-    sigemptyset(&usr1);
-    sigaddset(&usr1, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &usr1, NULL);
-    printf("ready\n");
-    fflush(stdout);
-    sigwait(&usr1, &signal);
+    say_ready_and_wait_for_usr1();
     n = strtoull(argv[2], NULL, 10);
   } else if (argc > 1) {
     n = strtoull(argv[1], NULL, 10);
