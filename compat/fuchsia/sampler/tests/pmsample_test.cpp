@@ -457,8 +457,10 @@ LeafStacks CountLeafStacks(const std::string& folded) {
 // them; the run must succeed and give the hot loop's samples.
 void SampleUnwindWorkload(const std::string& options, const std::string& folded,
                           LeafStacks* stacks) {
-  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 -q" + options + " --folded " +
-                       folded + " -- " + UNWIND_WORKLOAD_PATH);
+  // 1 kHz, pmsample's default: a DWARF sample is ~8.3 KiB, so a CPU's ring holds ~60 of them;
+  // at 10 kHz a slowed drainer (a sanitizer build) lost most (16 of ~3,500 leaf samples).
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 1000000 -q" + options +
+                       " --folded " + folded + " -- " + UNWIND_WORKLOAD_PATH);
   ASSERT_EQ(run.status, 0) << options << ": " << run.out;
   *stacks = CountLeafStacks(folded);
   EXPECT_GT(stacks->in_leaf, 100) << options << ": " << ReadFile(folded);
@@ -492,7 +494,7 @@ TEST_F(PmsampleTest, CallGraphDwarfUnwindsARunningProcessFromItsMappingsTable) {
   const pid_t workload = StartWaitingWorkload(UNWIND_WORKLOAD_PATH, "300000000", &workload_out);
   ASSERT_GT(workload, 0) << "cannot start " << UNWIND_WORKLOAD_PATH;
   const std::string folded = Path("p.txt");
-  std::string command = std::string(PMSAMPLE_PATH) + " --period 100000 -q --call-graph dwarf" +
+  std::string command = std::string(PMSAMPLE_PATH) + " --period 1000000 -q --call-graph dwarf" +
                         " --folded " + folded + " -p " + std::to_string(workload) + " 2>&1";
   const ShellRun run = SampleUntilDone(command, workload);
   const std::string& out = run.out;
