@@ -49,7 +49,19 @@ need_abigail() {
 check_exports() {
   local node=$1
   shift
-  local failures=0 symbol version name
+  local failures=0 symbol version name symbols
+  # nm's status and words are kept: read through a pipe, a file nm cannot read (not ELF, no
+  # dynamic symbols) would be a library with nothing wrong in it.
+  if ! symbols=$(nm -D --defined-only --with-symbol-versions "$library" 2>/dev/null); then
+    echo "FAIL: nm cannot read the dynamic symbols of $library:" \
+      "$(nm -D "$library" 2>&1 >/dev/null || true)" >&2
+    exit 1
+  fi
+  symbols=$(awk '$2 != "A" {print $3}' <<<"$symbols")
+  if [[ -z $symbols ]]; then
+    echo "FAIL: $library exports nothing: not the shared library that was meant?" >&2
+    exit 1
+  fi
   while read -r symbol; do
     name=${symbol%%@*}
     version=
@@ -73,7 +85,7 @@ check_exports() {
         failures=$((failures + 1))
       fi
     fi
-  done < <(nm -D --defined-only --with-symbol-versions "$library" | awk '$2 != "A" {print $3}')
+  done <<<"$symbols"
   if ((failures)); then
     echo "abi_check: $failures unwanted export(s) in $library" >&2
     exit 1

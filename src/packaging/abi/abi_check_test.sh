@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # abi_check.sh on a small library of its own, built three ways, for the outcomes that matter:
 # a call added passes (and is shown), a call removed fails, and a new soname without its own
-# baseline fails; a call left out of the version node, or internal C++ exported, fails the
-# exports check.
+# baseline fails; a call left out of the version node, internal C++ exported, a file nm cannot
+# read or an object that exports nothing fails the exports check.
 #
 # usage: abi_check_test.sh C_COMPILER CXX_COMPILER
 set -euo pipefail
@@ -10,10 +10,6 @@ cc=$1 cxx=$2
 check=$(dirname "$0")/abi_check.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/abi_check_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-command -v abidw >/dev/null || {
-  echo "abidw missing (apt-get install abigail-tools): skipped"
-  exit 77
-}
 fail() {
   echo "FAIL: $*" >&2
   exit 1
@@ -37,21 +33,6 @@ expect() {  # expect STATUS WORDS CMD...: CMD exits STATUS and its output has WO
   [[ $out == *"$words"* ]] || fail "$* did not say '$words': $out"
 }
 
-build libt.so.1 t_open t_close
-"$check" update "$work/libt.so.1" "$work/abi" >/dev/null
-expect 0 "keeps the ABI" "$check" baseline "$work/libt.so.1" "$work/abi"
-expect 0 "is public and in LIBT_1" "$check" exports "$work/libt.so.1" LIBT_1
-expect 0 "is public and in LIBT_0,LIBT_1" "$check" exports "$work/libt.so.1" LIBT_0,LIBT_1
-
-build libt.so.1 t_open t_close t_read
-expect 0 "compatible changes" "$check" baseline "$work/libt.so.1" "$work/abi"
-
-build libt.so.1 t_open
-expect 1 "changed incompatibly" "$check" baseline "$work/libt.so.1" "$work/abi"
-
-build libt.so.2 t_open
-expect 1 "no ABI baseline for libt.so.2" "$check" baseline "$work/libt.so.2" "$work/abi"
-
 # Exports: a call outside the node, and C++ code, are refused.
 echo 'int t_open(int x) { return x; } int t_stray(int x) { return x; }' >"$work/u.c"
 echo 'LIBT_1 { global: t_open; }; ' >"$work/u.map"
@@ -71,4 +52,32 @@ echo 'LIBT_1 { global: *; };' >"$work/v.map"
 expect 1 "internal C++ symbol exported: inner::helper(int)" \
   "$check" exports "$work/libv.so" LIBT_1
 expect 0 "is public" "$check" exports "$work/libv.so" LIBT_1 inner::
+# A file nm cannot read, and an object that exports nothing, fail: they are no library whose
+# exports were checked.
+expect 1 "nm cannot read the dynamic symbols of /etc/passwd" "$check" exports /etc/passwd LIBT_1
+echo 'static int nothing;' >"$work/n.c"
+"$cc" -c -o "$work/n.o" "$work/n.c"
+expect 1 "exports nothing" "$check" exports "$work/n.o" LIBT_1
+
+# The baseline checks need abigail's tools.
+command -v abidw >/dev/null || {
+  echo "abidw missing (apt-get install abigail-tools): the baseline checks skipped"
+  exit 77
+}
+
+build libt.so.1 t_open t_close
+"$check" update "$work/libt.so.1" "$work/abi" >/dev/null
+expect 0 "keeps the ABI" "$check" baseline "$work/libt.so.1" "$work/abi"
+expect 0 "is public and in LIBT_1" "$check" exports "$work/libt.so.1" LIBT_1
+expect 0 "is public and in LIBT_0,LIBT_1" "$check" exports "$work/libt.so.1" LIBT_0,LIBT_1
+
+build libt.so.1 t_open t_close t_read
+expect 0 "compatible changes" "$check" baseline "$work/libt.so.1" "$work/abi"
+
+build libt.so.1 t_open
+expect 1 "changed incompatibly" "$check" baseline "$work/libt.so.1" "$work/abi"
+
+build libt.so.2 t_open
+expect 1 "no ABI baseline for libt.so.2" "$check" baseline "$work/libt.so.2" "$work/abi"
+
 echo "abi_check: all outcomes as expected"
