@@ -120,6 +120,17 @@ hpmcount)
     test "$(value "$ev" <"$work/job/hpm_log.part42")" = "$total"
   check "-a: over 3 tasks" grep -qx " Aggregate of 3 tasks (job part42)" "$work/job/hpm_log.part42"
   check "-a: no task complained" test ! -s "$work/a0.err" -a ! -s "$work/a1.err" -a ! -s "$work/a2.err"
+  # The same job name again: the earlier run's claim is there, so no sum is written, and the
+  # task says so rather than leave the old aggregate to be read as this run's.
+  status=0
+  HPM_LOG_DIR=$work/job MP_CHILD=0 MP_PROCS=1 MP_PARTITION=part42 \
+    "$bin/hpmcount" -a -g pm_site_getppid "$workload" getppid 1 >/dev/null 2>"$work/again.err" || status=$?
+  check "-a with a job name used twice: the command's status" test "$status" = 0
+  check "-a with a job name used twice: said on stderr" grep -q \
+    "^hpmcount: -a: $work/job/hpm_log.part42.claim is there already, from another run of job part42.*no aggregate written" \
+    "$work/again.err"
+  check "... and the earlier aggregate is left as it was" \
+    grep -qx " Aggregate of 3 tasks (job part42)" "$work/job/hpm_log.part42"
   "$bin/hpmcount" -a -g pm_site_getppid "$workload" getppid 1 >/dev/null 2>"$work/a.err"
   check "-a outside a job: said, the command's status kept" \
     grep -q "^hpmcount: -a: HPM_LOG_DIR names no directory the tasks share" "$work/a.err"

@@ -292,6 +292,22 @@ attach)
   wait $counter || true
   check "--per-thread: a line per thread, labelled as perf does (comm-tid)" \
     grep -qE "^pmcount_workloa-$target,1,,$ev," "$work/attach"
+  # A thread's name is the counted program's to set: an escape sequence in it is printed
+  # visibly, never sent to the terminal.
+  # (The kernel names a process after the file it executes: a link of that name.)
+  escaped="$work/x"$'\033'"]0;owned"$'\007'
+  ln -s "$workload" "$escaped"
+  workload=$escaped start_target escaped
+  "$pmcount" -p $target --per-thread -e $ev 2>"$work/attach" &
+  counter=$!
+  sleep 0.3
+  kill -INT $target
+  wait $target || true
+  wait $counter || true
+  check "--per-thread: a name's escape sequence is printed escaped" \
+    grep -qF 'x\x1b]0;owned\x07-'"$target" "$work/attach"
+  check "... and no control character reaches the terminal" \
+    test "$(tr -d -c '\001-\010\016-\037' <"$work/attach" | wc -c)" = 0
   # Until SIGINT to pmcount (the target still runs), and --duration.
   start_target sigint
   "$pmcount" -p $target -e $ev 2>"$work/attach" &

@@ -145,5 +145,30 @@ TEST(OptionTable, ParsesAgainFromTheStart) {
   EXPECT_EQ(rest, (std::vector<std::string>{"cmd"}));
 }
 
+TEST(OptionTable, AWholeNumberIsDigitsInRangeAndNothingElse) {
+  long long pid = 0;
+  const OptionTable table(
+      {{"pid", 'p', "PID", "a process",
+        WholeNumber("process id", 1, 4194304, [&pid](long long v) { pid = v; })}});
+  std::vector<std::string> rest;
+  ASSERT_FALSE(table.Parse({"-p", "376"}, &rest));
+  EXPECT_EQ(pid, 376);
+  ASSERT_FALSE(table.Parse({"--pid=4194304"}, &rest));
+  EXPECT_EQ(pid, 4194304);
+  for (const char *bad : {"376.9", "4194305", "4294967295", "0.5", "0", "1e-10", "1e30", "0x10",
+                          "-1", "+5", " 5", "5 ", "", "99999999999999999999"}) {
+    pid = -1;
+    const OptionError error = table.Parse({"-p", bad}, &rest);
+    EXPECT_EQ(error.kind, OptionError::kHandler) << bad;
+    EXPECT_EQ(error.message, "bad process id '" + std::string(bad) +
+                                 "' for -p: give a whole number from 1 to 4194304");
+    EXPECT_EQ(pid, -1) << bad << " was applied";
+  }
+  long long out = 7;
+  EXPECT_TRUE(ParseWholeNumber("999999999999999999", 0, 999999999999999999LL, &out));
+  EXPECT_EQ(out, 999999999999999999LL);
+  EXPECT_FALSE(ParseWholeNumber("1000000000000000000", 0, 999999999999999999LL, &out));
+}
+
 }  // namespace
 }  // namespace tools

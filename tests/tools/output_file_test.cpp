@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "support/read_text.h"
@@ -188,6 +189,91 @@ TEST_F(ToolOutputs, DevicesAndFifosAreWrittenInPlace) {
   EXPECT_EQ(read(reader, buffer, sizeof buffer), 8);
   EXPECT_EQ(std::string(buffer, 8), "through\n");
   close(reader);
+}
+
+// Runs `open` in a child that an alarm ends if it waits, so that a test of "never blocks"
+// fails rather than hangs: the child's answer, or "it waited" when it had to be stopped.
+std::string WithoutWaiting(const std::function<std::string()> &open) {
+  int answer[2];
+  if (pipe(answer) != 0) return "no pipe";
+  const pid_t child = fork();
+  if (child == 0) {
+    close(answer[0]);
+    alarm(10);
+    const std::string error = open();
+    _exit(write(answer[1], error.data(), error.size()) == static_cast<ssize_t>(error.size()) ? 0
+                                                                                             : 1);
+  }
+  close(answer[1]);
+  std::string error;
+  char buffer[512];
+  for (ssize_t n; (n = read(answer[0], buffer, sizeof buffer)) > 0;) error.append(buffer, n);
+  close(answer[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFSIGNALED(status) ? "it waited" : error;
+}
+
+TEST_F(ToolOutputs, AnotherUsersFifoInAStickyDirectoryIsRefused) {
+  // As in /tmp, where anyone may make a FIFO at the path root's tool will write: its owner
+  // would read what root writes, or hold root's tool waiting before its command runs.
+  if (geteuid() != 0) GTEST_SKIP() << "needs root, to plant another user's FIFO";
+  ASSERT_EQ(chmod(dir_.c_str(), 01777), 0);
+  const std::string fifo = dir_ + "/counts.txt";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0666), 0);
+  ASSERT_EQ(chown(fifo.c_str(), 65534, 65534), 0);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // its owner, reading
+  ASSERT_GE(reader, 0);
+  const std::string expected = "cannot write " + fifo + ": it is a FIFO of user 65534";
+  EXPECT_EQ(tools::CheckOutputFile(fifo).rfind(expected, 0), 0u) << tools::CheckOutputFile(fifo);
+  EXPECT_EQ(WithoutWaiting([&] {
+              return tools::WriteOutputFile(fifo, "secret\n", 7);
+            }).rfind(expected, 0),
+            0u);
+  EXPECT_EQ(WithoutWaiting([&] {
+              tools::OutputFile stream;
+              return stream.OpenStream(fifo);
+            }).rfind(expected, 0),
+            0u);
+  char buffer[16];
+  EXPECT_LE(read(reader, buffer, sizeof buffer), 0) << "nothing reached the FIFO's owner";
+  // One the caller holds open already (a shell's redirection: /dev/fd/N) is their choice.
+  const int writer = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  ASSERT_GE(writer, 0);
+  EXPECT_EQ(tools::WriteOutputFile("/dev/fd/" + std::to_string(writer), "chosen\n", 7), "");
+  close(writer);
+  EXPECT_EQ(read(reader, buffer, sizeof buffer), 7);
+  close(reader);
+  // Behind a link of one's own, too.
+  const std::string mine = dir_ + "/mine";
+  ASSERT_EQ(symlink(fifo.c_str(), mine.c_str()), 0);
+  EXPECT_EQ(tools::CheckOutputFile(mine).rfind(
+                "cannot write " + mine + ": it leads to " + fifo + ", a FIFO of user 65534", 0),
+            0u)
+      << tools::CheckOutputFile(mine);
+  // The caller's own regular file in the same directory is written as ever.
+  const std::string own = dir_ + "/own.txt";
+  std::ofstream(own) << "old\n";
+  EXPECT_EQ(tools::WriteOutputFile(own, "new\n", 4), "");
+  EXPECT_EQ(Slurp(own), "new\n");
+  tools::OutputFile stream;
+  ASSERT_EQ(stream.OpenStream(own), "");
+  ASSERT_EQ(stream.Write("streamed\n", 9), "");
+  EXPECT_EQ(stream.Commit(), "");
+  EXPECT_EQ(Slurp(own), "streamed\n");
+}
+
+TEST_F(ToolOutputs, AFifoThatNoProcessReadsIsRefusedWithoutWaiting) {
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string expected =
+      "cannot write " + fifo + ": it is a FIFO that no process reads: start its reader first";
+  EXPECT_EQ(WithoutWaiting([&] { return tools::WriteOutputFile(fifo, "x", 1); }), expected);
+  EXPECT_EQ(WithoutWaiting([&] {
+              tools::OutputFile stream;
+              return stream.OpenStream(fifo);
+            }),
+            expected);
 }
 
 TEST_F(ToolOutputs, StandardOutputThroughProcIsWrittenInPlace) {

@@ -8,7 +8,8 @@ usage: picture_render.py flamegraph PMSAMPLE SAMPLER_WORKLOAD
 flamegraph: pmsample --folded and --flamegraph (SVG and HTML) on a program whose
   shares_caller spends 3/4 of its CPU time in hot_loop_a and 1/4 in hot_loop_b: the folded
   stacks say so (3:1 within 25%), the frames' boxes are as wide as their samples, the script
-  indexed every frame, zooms into a frame named in the address (#zoom=) and searches (#search=).
+  indexed every frame, zooms into a frame named in the address (#zoom=) and searches for its
+  plain text (#search=), and every label fits its box.
 timeline: pmcount -I 10 -x, --timeline on N getppid calls (N random): a chart per event, one
   point per interval pmcount printed a count for, at its time, with that count, the getppid
   points summing to N exactly.
@@ -97,6 +98,16 @@ def frames(dom):
     return out
 
 
+def check_labels_fit(drawn, when):
+    """Every label fits its box: 7 px a character (12 px monospace) and 3 px each side, and one
+    shortened to fit is its name's start and '..'."""
+    wrong = [f for f in drawn if f["label"] and not f["hidden"] and (
+        len(f["label"]) * 7 > f["width"] - 6 or (f["label"] != f["name"] and not (
+            f["label"].endswith("..") and f["name"].startswith(f["label"][:-2]))))]
+    check("every label fits its box, %s (%d shortened)" % (
+        when, sum(f["label"] not in ("", f["name"]) for f in drawn)), not wrong, str(wrong))
+
+
 def svg_root(dom):
     return next(e for e in Elements(dom).elements if e["tag"] == "svg")["attrs"]
 
@@ -130,7 +141,7 @@ def flamegraph(pmsample, workload):
               b > 50 and 2.25 <= a / b <= 3.75, str(counts))
 
         # The HTML page as drawn: every frame indexed by its script, boxes as wide as samples.
-        dom = render(browser, work, page, "#search=^hot_loop_")
+        dom = render(browser, work, page, "#search=hot_loop_")
         root = svg_root(dom)
         drawn = frames(dom)
         check("the script indexed every frame (%s of %d)" % (root.get("data-frames"), len(drawn)),
@@ -154,6 +165,13 @@ def flamegraph(pmsample, workload):
             check("a wide frame is labelled with its name", fa["label"] == "hot_loop_a")
         check("the search matched both loops (%s of %d samples)" % (root.get("data-matched"), a + b),
               root.get("data-matched") == str(a + b))
+        check_labels_fit(drawn, "as written")
+
+        # The address's search is plain text, never an expression: a link could otherwise
+        # make the page backtrack for ever on every frame ((.|.|.|.)*Z).
+        dom = render(browser, work, page, "#search=hot.loop")
+        check("#search=hot.loop is plain text: it matches no frame (%s)"
+              % svg_root(dom).get("data-matched"), svg_root(dom).get("data-matched") == "0")
 
         # Zoomed by the address into hot_loop_b: it spans the width, its sibling is hidden.
         dom = render(browser, work, svg, "#zoom=hot_loop_b")
@@ -162,6 +180,7 @@ def flamegraph(pmsample, workload):
         check("hot_loop_b spans the width when zoomed",
               abs(zoomed["hot_loop_b"]["width"] - 1180) < 0.02, str(zoomed))
         check("hot_loop_a is hidden when zoomed", zoomed["hot_loop_a"]["hidden"], str(zoomed))
+        check_labels_fit(frames(dom), "relabelled by the zoom")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -79,6 +80,71 @@ bool ReadTask(const std::string &path, int rank, pmapi_mpi::EventSet *set) {
   if (events != set->events) return false;
   set->ranks.push_back(counts);
   return true;
+}
+
+// The task files of one run, as a claim names them: each one's rank, file (device, inode) and
+// modification time. A later run of the same job writes new files (rename: new inodes), so its
+// list differs. "" when a file is gone.
+std::string TaskFilesSeen(const std::map<int, std::string> &tasks) {
+  std::string seen;
+  for (const auto &[rank, path] : tasks) {
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0) return "";
+    char line[160];
+    snprintf(line, sizeof line, "%d %llu:%llu %lld.%09ld\n", rank,
+             static_cast<unsigned long long>(info.st_dev),
+             static_cast<unsigned long long>(info.st_ino),
+             static_cast<long long>(info.st_mtim.tv_sec), info.st_mtim.tv_nsec);
+    seen += line;
+  }
+  return seen;
+}
+
+// What `path` holds, if it is a regular file (never waiting on a FIFO planted there).
+std::string ReadClaim(const std::string &path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  struct stat info;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    char buffer[4096];
+    for (ssize_t n; text.size() < (1u << 20) && (n = read(fd, buffer, sizeof buffer)) > 0;) {
+      text.append(buffer, static_cast<size_t>(n));
+    }
+  }
+  close(fd);
+  return text;
+}
+
+// Claims the sum of the task files `seen` lists: true when this task is the one to write it.
+// The claim is made whole (a new file linked into place, which fails if one is there), so a
+// task that finds one reads what it was made for: these files (another task of this run
+// claimed first) or others (an earlier run of the job, or a file planted there), which is said
+// in *error.
+bool Claim(const std::string &claim, const std::string &seen, const std::string &job,
+           std::string *error) {
+  std::string temporary = claim + ".XXXXXX";
+  const int fd = mkostemp(&temporary[0], O_CLOEXEC);
+  if (fd < 0) {
+    *error = "cannot claim " + claim + ": " + strerror(errno);
+    return false;
+  }
+  // 0644: the job's other tasks read it.
+  const bool written = fchmod(fd, 0644) == 0 &&
+                       write(fd, seen.data(), seen.size()) == static_cast<ssize_t>(seen.size());
+  close(fd);
+  const int linked = written ? link(temporary.c_str(), claim.c_str()) : -1;
+  const int link_errno = errno;
+  unlink(temporary.c_str());
+  if (linked == 0) return true;
+  if (!written || link_errno != EEXIST) {
+    *error = "cannot claim " + claim + ": " + strerror(written ? link_errno : EIO);
+  } else if (ReadClaim(claim) != seen) {
+    *error = claim + " is there already, from another run of job " + job +
+             " (a job name used twice, or a file left in the directory): remove it, or give "
+             "each job its own name";
+  }
+  return false;
 }
 
 std::string Aggregate(const pmapi_mpi::EventSet &set, const HpmReport &report,
@@ -179,9 +245,9 @@ std::string AddToAggregate(const std::string &dir, const TaskIdentity &task,
   closedir(listing);
   if (static_cast<int>(tasks.size()) < task.size) return "";
   // Two tasks ending together may both see every file: the one that makes the claim sums.
-  const int claim = open((base + ".claim").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (claim < 0) return errno == EEXIST ? "" : "cannot claim " + base + ": " + strerror(errno);
-  close(claim);
+  const std::string seen = TaskFilesSeen(tasks);
+  if (seen.empty()) return "a task file of job " + task.job + " went away while being summed";
+  if (!Claim(base + ".claim", seen, task.job, &error)) return error;
   pmapi_mpi::EventSet set;
   set.name = "run";
   for (const auto &entry : tasks) {

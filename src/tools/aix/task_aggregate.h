@@ -23,8 +23,9 @@ struct TaskIdentity {
 TaskIdentity IdentifyTask();
 
 // Leaves this task's counts in `dir` (hpm_log.<job>.task<rank>); when every task's are there,
-// the one that sees it first writes the sum to hpm_log.<job> and sets `aggregate` to its path.
-// Returns "" or what went wrong.
+// the one that claims them first (hpm_log.<job>.claim) writes the sum to hpm_log.<job> and sets
+// `aggregate` to its path. Returns "" or what went wrong, a claim made by another run of the
+// job included (the sum is then not written).
 std::string AddToAggregate(const std::string &dir, const TaskIdentity &task,
                            const HpmReport &report, std::string *aggregate);
 

@@ -12,6 +12,7 @@
 
 #include "flame_graph_script.h"
 #include "markup.h"
+#include "printable.h"
 
 namespace tools {
 namespace {
@@ -65,11 +66,13 @@ std::string Number(double value) {
   return text;
 }
 
+// The name as far as it fits in `width` pixels, cut with ".." on a character (a cut byte would
+// leave no UTF-8); nothing when not 3 characters fit. `name` is Printable.
 std::string Label(const std::string &name, double width) {
-  int fit = static_cast<int>((width - 6) / kCharWidth);
+  const int fit = static_cast<int>((width - 6) / kCharWidth);
   if (fit < 3) return "";
-  if (name.size() <= static_cast<size_t>(fit)) return name;
-  return name.substr(0, static_cast<size_t>(fit - 2)) + "..";
+  if (CharacterCount(name) <= static_cast<size_t>(fit)) return name;
+  return FirstCharacters(name, static_cast<size_t>(fit - 2)) + "..";
 }
 
 struct Layout {
@@ -87,14 +90,15 @@ void Frames(const std::string &name, const Node &node, uint64_t first, int depth
   char share[32];
   snprintf(share, sizeof share, "%.2f%%",
            layout.total ? 100.0 * static_cast<double>(node.samples) / layout.total : 0.0);
-  std::string escaped = EscapeMarkup(name);
+  const std::string shown = Printable(name);
+  const std::string escaped = EscapeMarkup(shown);
   *out += "<g class=\"f\" data-name=\"" + escaped + "\" data-s=\"" + std::to_string(first) +
           "\" data-n=\"" + std::to_string(node.samples) + "\" data-d=\"" + std::to_string(depth) +
           "\"><title>" + escaped + " (" + std::to_string(node.samples) + " " +
           EscapeMarkup(layout.unit) + ", " + share + ")</title><rect x=\"" + Number(x) + "\" y=\"" +
           Number(y) + "\" width=\"" + Number(w) + "\" height=\"" + Number(kFrameHeight - 1) +
           "\" rx=\"2\" fill=\"" + ColorOf(name) + "\"/><text x=\"" + Number(x + 3) + "\" y=\"" +
-          Number(y + 12) + "\">" + EscapeMarkup(Label(name, w)) + "</text></g>\n";
+          Number(y + 12) + "\">" + EscapeMarkup(Label(shown, w)) + "</text></g>\n";
   uint64_t at = first;
   for (const auto &[child_name, child] : node.children) {
     Frames(child_name, *child, at, depth + 1, layout, out);

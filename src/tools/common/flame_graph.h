@@ -3,7 +3,10 @@
 // in name order. Nothing is fetched: the picture carries its own small script, which zooms into
 // a frame on click, searches names by regular expression (matched share shown), shows a
 // frame's count on hover, and resets. The page's address may ask for a view at load time:
-// `#zoom=NAME` zooms into the widest frame named NAME, `#search=REGEX` searches.
+// `#zoom=NAME` zooms into the widest frame named NAME, `#search=TEXT` searches for TEXT as
+// plain text (never as an expression, which a link's author could make backtrack for ever).
+// Names are shown Printable (printable.h) and labels cut on characters: the SVG is always
+// well-formed UTF-8.
 // Without scripts (an image viewer) the picture still shows every frame, named where it fits.
 #pragma once
 

@@ -26,11 +26,13 @@ inline constexpr const char kFlameGraphScript[] = R"JS(
                  fill: g.querySelector('rect').getAttribute('fill')});
   }
   function percent(n) { return total ? (100 * n / total).toFixed(2) + '%' : '0%'; }
-  // The name as far as it fits in w pixels, cut with '..'; nothing when not 3 characters fit.
+  // The name as far as it fits in w pixels, cut with '..' on a character (not on half of a
+  // UTF-16 pair); nothing when not 3 characters fit.
   function label(name, w) {
     var fit = Math.floor((w - 6) / charWidth);
     if (fit < 3) return '';
-    return name.length <= fit ? name : name.substring(0, fit - 2) + '..';
+    var chars = Array.from(name);
+    return chars.length <= fit ? name : chars.slice(0, fit - 2).join('') + '..';
   }
   function place(f, x, w) {
     f.rect.setAttribute('x', x.toFixed(2));
@@ -59,14 +61,22 @@ inline constexpr const char kFlameGraphScript[] = R"JS(
     svg.setAttribute('data-zoom', z ? z.name : '');
   }
   // Colors the frames whose name matches, and says what share of the samples they cover
-  // (a callee inside a matched caller counted once).
-  function search(pattern) {
-    var re;
-    try { re = new RegExp(pattern); } catch (e) { matched.textContent = 'bad expression'; return; }
+  // (a callee inside a matched caller counted once). `pattern` is a regular expression when
+  // typed into Search, plain text when `literal`: the address's, since whoever wrote a link
+  // could otherwise run an expression that backtracks for ever on every frame.
+  function search(pattern, literal) {
+    var matches;
+    if (literal) {
+      matches = function (name) { return name.indexOf(pattern) >= 0; };
+    } else {
+      var re;
+      try { re = new RegExp(pattern); } catch (e) { matched.textContent = 'bad expression'; return; }
+      matches = function (name) { return re.test(name); };
+    }
     var spans = [];
     for (var i = 0; i < frames.length; ++i) {
       var f = frames[i];
-      var hit = pattern !== '' && re.test(f.name);
+      var hit = pattern !== '' && matches(f.name);
       f.rect.setAttribute('fill', hit ? 'rgb(200,60,220)' : f.fill);
       if (hit) spans.push([f.s, f.s + f.n]);
     }
@@ -102,7 +112,8 @@ inline constexpr const char kFlameGraphScript[] = R"JS(
     var pattern = window.prompt('Search frames (regular expression)', '');
     if (pattern !== null) search(pattern);
   });
-  // The address may ask for a view: #zoom=NAME (the widest frame of that name), #search=REGEX.
+  // The address may ask for a view: #zoom=NAME (the widest frame of that name), #search=TEXT
+  // (the frames whose name holds TEXT, as plain text).
   var ask = decodeURIComponent(window.location.hash.substring(1));
   if (ask.indexOf('zoom=') === 0) {
     var widest = null;
@@ -111,7 +122,7 @@ inline constexpr const char kFlameGraphScript[] = R"JS(
         widest = frames[k];
     if (widest) zoom(widest);
   } else if (ask.indexOf('search=') === 0) {
-    search(ask.substring(7));
+    search(ask.substring(7), true);
   }
   svg.setAttribute('data-frames', String(frames.length));
 })();

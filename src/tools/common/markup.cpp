@@ -1,11 +1,13 @@
 #include "markup.h"
 
+#include "printable.h"
+
 namespace tools {
 
 std::string EscapeMarkup(const std::string &text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (char c : Printable(text)) {
     switch (c) {
       case '&':
         out += "&amp;";

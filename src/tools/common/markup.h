@@ -6,7 +6,9 @@
 
 namespace tools {
 
-// `text` as XML/HTML character data or a quoted attribute value: & < > " ' escaped.
+// `text` as XML/HTML character data or a quoted attribute value: made Printable (printable.h),
+// so that the document is UTF-8 with no character XML forbids whatever a name held, then
+// & < > " ' escaped.
 std::string EscapeMarkup(const std::string &text);
 
 // A JSON text made safe to sit inside an HTML <script> element: every '<' (only ever inside a

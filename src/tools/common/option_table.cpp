@@ -41,6 +41,32 @@ Option Text(const char *line) {
   return row;
 }
 
+bool ParseWholeNumber(const std::string &text, long long low, long long high, long long *out) {
+  if (text.empty() || text.size() > 18) return false;  // 18 digits cannot overflow
+  long long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+  }
+  if (value < low || value > high) return false;
+  *out = value;
+  return true;
+}
+
+OptionHandler WholeNumber(const std::string &what, long long low, long long high,
+                          std::function<void(long long)> apply) {
+  return [what, low, high, apply](const std::string &value,
+                                  const std::string &spelled) -> std::string {
+    long long number = 0;
+    if (!ParseWholeNumber(value, low, high, &number)) {
+      return "bad " + what + " " + Quoted(value) + " for " + spelled +
+             ": give a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+    }
+    apply(number);
+    return "";
+  };
+}
+
 OptionTable::OptionTable(std::vector<Option> rows, size_t help_column)
     : rows_(std::move(rows)), help_column_(help_column) {}
 

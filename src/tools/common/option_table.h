@@ -42,6 +42,16 @@ struct Option {
 // A line of --help between options (a heading, or "" for a blank line).
 Option Text(const char *line);
 
+// A whole decimal number from `low` to `high` into *out: digits only (no sign, fraction,
+// exponent, hex prefix or blank), at most 18 of them. False, *out untouched, for anything else.
+bool ParseWholeNumber(const std::string &text, long long low, long long high, long long *out);
+
+// A row's handler for a whole number from `low` to `high` (a count, an id, a size), given to
+// `apply`. Anything else is refused with "bad WHAT 'TEXT' for -X: give a whole number from LOW
+// to HIGH", so that 376.9, 1e-10 or 0x10 never become a number the user did not write.
+OptionHandler WholeNumber(const std::string &what, long long low, long long high,
+                          std::function<void(long long)> apply);
+
 // Why parsing stopped. kHandler: a row's handler refused its value (message has its words).
 struct OptionError {
   enum Kind { kNone, kUnknown, kMissingValue, kUnexpectedValue, kHandler };

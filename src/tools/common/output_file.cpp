@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <vector>
@@ -47,8 +49,33 @@ struct Destination {
   Kind kind = kNew;
   std::string target;         // the path, or where trusted links led
   bool through_link = false;  // target is a link the kernel resolves without a path
+  bool held_open = false;     // reached through /proc's link to a file a process has open
   struct stat found = {};     // a regular file's
 };
+
+// Whether `directory` is in /proc (as /proc/self/fd, and /dev/fd that leads there), whose
+// links name a process's open files.
+bool InProcfs(const std::string &directory) {
+  struct statfs fs;
+  return statfs(directory.c_str(), &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+}
+
+// "a FIFO", "a character device", "a block device": what is written in place.
+const char *InPlaceKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  return S_ISBLK(mode) ? "a block device" : "a character device";
+}
+
+// Only root or this user may own a FIFO or device written in place: another user's (planted in
+// /tmp, say) could hold the output back, or take it as it is written. "" or why not.
+std::string InPlaceOwnerReason(const std::string &path, const std::string &target,
+                               const struct stat &st) {
+  if (st.st_uid == 0 || st.st_uid == geteuid()) return "";
+  const std::string what = target == path ? "it is" : "it leads to " + target + ",";
+  return what + " " + InPlaceKind(st.st_mode) + " of user " + UserOf(st.st_uid) +
+         ", not yours: another user's FIFO or device could hold the output back or read it; "
+         "remove it, or write elsewhere";
+}
 
 // "" and *d, or the reason the path cannot be written.
 std::string Resolve(const std::string &path, Destination *d) {
@@ -68,7 +95,13 @@ std::string Resolve(const std::string &path, Destination *d) {
       return "";
     }
     if (!S_ISLNK(st.st_mode)) {
-      d->kind = Destination::kInPlace;  // a device or FIFO
+      // A device or FIFO. One that a process already has open (/dev/stdout to the caller's
+      // terminal) was chosen by whoever opened it, whoever owns it.
+      if (!d->held_open) {
+        const std::string reason = InPlaceOwnerReason(path, d->target, st);
+        if (!reason.empty()) return reason;
+      }
+      d->kind = Destination::kInPlace;
       return "";
     }
     // Only root or this user could have made the link: it says where they want the output.
@@ -95,6 +128,7 @@ std::string Resolve(const std::string &path, Destination *d) {
       d->through_link = true;
       return "";
     }
+    d->held_open = InProcfs(DirectoryOf(d->target));
     d->target = resolved;
   }
   return strerror(ELOOP);
@@ -207,9 +241,15 @@ std::string OutputFile::Begin(const std::string &path, bool stream) {
   std::string reason = Resolve(path, &d);
   if (!reason.empty()) return Fail(reason);
   target_ = d.target;
+  // Every open is O_NONBLOCK: opening a FIFO for writing would otherwise wait for a reader,
+  // for ever if none comes. What was opened is then checked, and the flag taken off for the
+  // writes.
   if (d.kind == Destination::kInPlace) {
     const int follow = d.through_link ? 0 : O_NOFOLLOW;
-    fd_ = open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | follow);
+    fd_ = open(target_.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | follow);
+    if (fd_ < 0 && errno == ENXIO) {
+      return Fail("it is a FIFO that no process reads: start its reader first");
+    }
     if (fd_ < 0) return Fail(strerror(errno));
     struct stat st;
     if (fstat(fd_, &st) != 0) return Fail(strerror(errno));
@@ -217,12 +257,20 @@ std::string OutputFile::Begin(const std::string &path, bool stream) {
       // Swapped for a file since it was looked at: not written over in place.
       if (!d.through_link) return Fail("it was replaced by a regular file while being opened");
       if (ftruncate(fd_, 0) != 0) return Fail(strerror(errno));  // a deleted file still open
+    } else if (!d.through_link && !d.held_open) {
+      // Swapped for another user's FIFO since it was looked at.
+      reason = InPlaceOwnerReason(path, target_, st);
+      if (!reason.empty()) return Fail(reason);
     }
   } else if (stream) {
-    fd_ = open(target_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-               0666);
+    fd_ = open(target_.c_str(),
+               O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
     if (fd_ < 0 && errno == ELOOP) return Fail("it became a symbolic link while being opened");
+    if (fd_ < 0 && errno == ENXIO) return Fail("it became a FIFO while being opened");
     if (fd_ < 0) return Fail(strerror(errno));
+    struct stat st;
+    if (fstat(fd_, &st) != 0) return Fail(strerror(errno));
+    if (!S_ISREG(st.st_mode)) return Fail("it became a FIFO or device while being opened");
   } else {
     reason = ReplaceableReason(d);
     if (!reason.empty()) return Fail(reason);
@@ -230,6 +278,8 @@ std::string OutputFile::Begin(const std::string &path, bool stream) {
     if (fd_ < 0) return Fail(reason);
     if (fchmod(fd_, NewFileMode()) != 0) return Fail(strerror(errno));
   }
+  const int flags = fcntl(fd_, F_GETFL);
+  if (flags < 0 || fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) return Fail(strerror(errno));
   stream_ = fdopen(fd_, "w");
   if (!stream_) return Fail(strerror(errno));
   return "";

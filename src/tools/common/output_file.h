@@ -10,7 +10,10 @@
 //   file, a failed run leaves the old one, and a link planted meanwhile is replaced, not
 //   followed. Or it is opened now with O_NOFOLLOW and written as the tool goes (OpenStream:
 //   pmcount -o, -I intervals).
-// - A device or FIFO (/dev/null, a pipe) is written in place.
+// - A device or FIFO (/dev/null, a pipe) is written in place, when it belongs to root or to the
+//   caller, or a process has it open already (/dev/stdout): another user's (a FIFO planted in
+//   /tmp) is refused as their link is. Opening never waits: a FIFO that no process reads is
+//   refused at once rather than waited on.
 // - Before it starts a command, a tool opens its outputs or, if it writes them only
 //   afterwards, checks them (CheckOutputFile), and exits 125 on failure without running it.
 //

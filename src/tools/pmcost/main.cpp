@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
 #include <string>
 
 #include "options.h"
@@ -17,7 +18,7 @@ namespace {
 
 constexpr int kColdRunsMax = 20;
 
-void PrintRow(const std::string &call, std::vector<double> ns) {
+void PrintRow(const std::string &call, std::vector<double> &ns) {
   Summary s = Summarize(ns);
   printf("%-52s %10.0f %10.0f %10.0f\n", call.c_str(), s.min, s.median, s.p99);
 }
@@ -47,7 +48,7 @@ bool BuildProgram(const pm_info2_t &info, const Options &options, pm_prog_t *pro
   return true;
 }
 
-void MeasureMyThread(const pm_prog_t &base, long n) {
+void MeasureMyThread(const pm_prog_t &base, long n, std::vector<double> *times) {
   pm_prog_t counting = base;
   counting.mode.w |= PM_COUNT;
   int rc = pm_set_program_mythread(&counting);
@@ -56,23 +57,23 @@ void MeasureMyThread(const pm_prog_t &base, long n) {
     return;
   }
   pm_data_t data;
-  PrintRow("pm_get_data_mythread", Sample(n, [&] { pm_get_data_mythread(&data); }));
-  PrintRow("pm_start_mythread+pm_stop_mythread", Sample(n, [] {
+  PrintRow("pm_get_data_mythread", Sample(times, n, [&] { pm_get_data_mythread(&data); }));
+  PrintRow("pm_start_mythread+pm_stop_mythread", Sample(times, n, [] {
              pm_start_mythread();
              pm_stop_mythread();
            }));
   pm_start_mythread();
-  PrintRow("pm_reset_data_mythread", Sample(n, [] { pm_reset_data_mythread(); }));
+  PrintRow("pm_reset_data_mythread", Sample(times, n, [] { pm_reset_data_mythread(); }));
   pm_delete_program_mythread();
 
   pm_prog_t idle = base;
-  PrintRow("pm_set_program_mythread+pm_delete_program_mythread", Sample(n, [&] {
+  PrintRow("pm_set_program_mythread+pm_delete_program_mythread", Sample(times, n, [&] {
              pm_set_program_mythread(&idle);
              pm_delete_program_mythread();
            }));
 }
 
-void MeasureSystemWide(const pm_prog_t &base, long n) {
+void MeasureSystemWide(const pm_prog_t &base, long n, std::vector<double> *times) {
   const std::string label =
       "pm_get_data (system-wide, " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " CPUs)";
   pm_prog_t counting = base;
@@ -81,7 +82,7 @@ void MeasureSystemWide(const pm_prog_t &base, long n) {
   if (rc == Pmapi_Permission) return PrintSkipped(label, "needs root or CAP_PERFMON");
   if (rc != 0) return PrintSkipped(label, pm_strerror("pm_set_program", rc));
   pm_data_t data;
-  PrintRow(label, Sample(n, [&] { pm_get_data(&data); }));
+  PrintRow(label, Sample(times, n, [&] { pm_get_data(&data); }));
   pm_delete_program();
 }
 
@@ -103,6 +104,18 @@ int main(int argc, char **argv) {
     PrintUsage(argv[0]);
     return 0;
   }
+  // Room for every call's time of a row, taken before anything is measured: an -n this
+  // process cannot hold (a memory limit) is a usage error, not an exception in the middle.
+  std::vector<double> times;
+  try {
+    times.reserve(static_cast<size_t>(options.iterations));
+  } catch (const std::bad_alloc &) {
+    fprintf(stderr,
+            "pmcost: -n %ld: no memory for that many call times (%.1f GB here): give a smaller "
+            "-n\n",
+            options.iterations, static_cast<double>(options.iterations) * sizeof(double) / 1e9);
+    return 2;
+  }
   pm_info2_t info;
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) {
@@ -117,8 +130,8 @@ int main(int argc, char **argv) {
   printf("pmcost: %zu events (%s), %ld calls per row, times in ns\n", options.events.size(),
          names.c_str(), options.iterations);
   printf("%-52s %10s %10s %10s\n", "call", "min", "median", "p99");
-  MeasureMyThread(prog, options.iterations);
-  MeasureSystemWide(prog, options.iterations);
+  MeasureMyThread(prog, options.iterations, &times);
+  MeasureSystemWide(prog, options.iterations, &times);
   MeasureInitialize(options.iterations);
   return 0;
 }

@@ -31,14 +31,9 @@ tools::OptionTable Table(Options *options) {
           {"", 'n', "N",
            "timed calls per row (default 10000); pm_initialize is timed in\n"
            "min(N, 20) freshly started processes",
-           [options](const std::string &value, const std::string &) -> std::string {
-             char *end = nullptr;
-             options->iterations = strtol(value.c_str(), &end, 10);
-             if (value.empty() || *end != '\0' || options->iterations < 1) {
-               return "-n wants a positive number, not '" + value + "'";
-             }
-             return "";
-           }},
+           tools::WholeNumber(
+               "number of calls", 1, kMaxIterations,
+               [options](long long n) { options->iterations = static_cast<long>(n); })},
           {"", 'e', "LIST",
            "catalog short names, one per counter, comma-separated\n"
            "(default task-clock,page-faults,context-switches,cpu-migrations;\n"

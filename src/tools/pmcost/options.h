@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+// -n's most: a row keeps each call's time (8 bytes) until it is summarized, 8 GB at this many.
+constexpr long kMaxIterations = 1000000000;
+
 struct Options {
   long iterations = 10000;
   // Catalog short names, one per counter.

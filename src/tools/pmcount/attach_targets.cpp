@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "printable.h"
+
 namespace pmcount {
 namespace {
 
@@ -27,7 +29,9 @@ std::string CommandName(pid_t pid, pid_t tid) {
 }
 
 std::string Label(pid_t pid, pid_t tid) {
-  return CommandName(pid, tid) + "-" + std::to_string(tid);
+  // The name is the counted program's to set (prctl): printed as it is, it could drive the
+  // terminal.
+  return tools::Printable(CommandName(pid, tid)) + "-" + std::to_string(tid);
 }
 
 std::vector<pid_t> ThreadsOf(pid_t pid) {

@@ -2,7 +2,8 @@
 // record's size chaining to the end), its pprof profile as `go tool pprof` reads it (titled
 // after the program), its raw regions, new threads attached as they appear, -p on a running
 // process and on one that is gone, outputs checked before the command runs and never written
-// through another user's link, and bad usage.
+// through another user's link, bad usage and numbers that are not whole, and a summary that
+// prints long or hostile names whole, one row per line, escaped.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -540,9 +541,9 @@ TEST_F(PmsampleTest, BadUsageIsExplainedWithStatusTwo) {
       Shell(std::string(PMSAMPLE_PATH) + " -o " + Path("t.fxt") + " -- /nonexistent/program");
   EXPECT_EQ(missing.status, 127);
   EXPECT_NE(missing.out.find("cannot run"), std::string::npos) << missing.out;
-  ShellRun gone = Shell(std::string(PMSAMPLE_PATH) + " -p 2147483000");
+  ShellRun gone = Shell(std::string(PMSAMPLE_PATH) + " -p 4194304");  // pid_max's limit
   EXPECT_EQ(gone.status, 125);
-  EXPECT_NE(gone.out.find("-p 2147483000: no such process"), std::string::npos) << gone.out;
+  EXPECT_NE(gone.out.find("-p 4194304: no such process"), std::string::npos) << gone.out;
   // -e names a hardware event and takes a period of events, not a frequency.
   ShellRun event = Shell(std::string(PMSAMPLE_PATH) + " -e branches --period 100000 -- true");
   EXPECT_EQ(event.status, 2);
@@ -556,6 +557,63 @@ TEST_F(PmsampleTest, BadUsageIsExplainedWithStatusTwo) {
     EXPECT_EQ(run.status, 2) << bad << ": " << run.out;
     EXPECT_NE(run.out.find("pmsample"), std::string::npos) << bad << ": " << run.out;
   }
+}
+
+TEST_F(PmsampleTest, NumbersAreWholeAndInRangeOrAUsageErrorNamingTheOption) {
+  // Each once read as floating point and cast: 376.9 sampled pid 376, 4294967295 became
+  // -2147483648, 0.5 became 0 (no -p: the command ran), 1e-10 and 1e30 overflowed, 0x10 was 16.
+  const std::string ran = Path("ran");
+  const struct {
+    const char* args;
+    const char* names;
+  } bad[] = {{"-p 376.9", "for -p"},
+             {"-p 4294967295", "for -p"},
+             {"-q -p 0.5", "for -p"},
+             {"-F 1e-10", "for -F"},
+             {"--period 1e30", "for --period"},
+             {"-F 0x10", "for -F"},
+             {"--freq=0.5", "for --freq"},
+             {"--buffer-mb 1.5", "for --buffer-mb"},
+             {"--top 2.5", "for --top"},
+             {"--call-graph dwarf,1e3", "--call-graph takes fp"},
+             {"-d 1e9 -p 1", "for -d"}};
+  for (const auto& b : bad) {
+    ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " " + b.args + " -- touch " + ran);
+    EXPECT_EQ(run.status, 2) << b.args << ": " << run.out;
+    EXPECT_NE(run.out.find(b.names), std::string::npos) << b.args << ": " << run.out;
+    EXPECT_NE(access(ran.c_str(), F_OK), 0) << b.args << ": the command ran";
+  }
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " -p 376.9");
+  EXPECT_NE(run.out.find("bad process id '376.9' for -p: give a whole number from 1 to 4194304"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST_F(PmsampleTest, TheSummaryHasOneRowPerFunctionWithItsNameWholeAndEscaped) {
+  // A name with escape sequences (clear the screen, set the title, a C1 CSI) and one of 2 KB:
+  // each row whole on a line of its own, nothing a terminal would obey.
+  ShellRun run = Shell(std::string(PMSAMPLE_PATH) + " --period 100000 --top 5 -- " +
+                       NAMES_WORKLOAD_PATH + " 0.2");
+  ASSERT_EQ(run.status, 0) << run.out;
+  std::string esc_row, long_row;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("esc") != std::string::npos) esc_row = line;
+    if (line.find("ns::Wrapper<") != std::string::npos) long_row = line;
+    for (unsigned char c : line) EXPECT_TRUE(c >= 0x20 && c != 0x7f) << "a control byte: " << line;
+    EXPECT_EQ(line.find("\xc2\x9b"), std::string::npos) << line;
+  }
+  EXPECT_NE(esc_row.find("  esc\\x1b[2J\\x1b]0;owned\\x07\\u009bend ("), std::string::npos)
+      << run.out;
+  std::string long_name;
+  for (int i = 0; i < 60; ++i) long_name += "ns::Wrapper<ns::Pair<int, long>, ";
+  long_name += "end>::run";
+  const size_t at = long_row.find(long_name);
+  ASSERT_NE(at, std::string::npos) << run.out;
+  // Its place follows, whole: "(names_workload.c:LINE)".
+  EXPECT_NE(long_row.find(" (", at + long_name.size()), std::string::npos) << long_row;
+  EXPECT_EQ(long_row.back(), ')') << long_row;
+  EXPECT_NE(long_row.find("names_workload.c:"), std::string::npos) << long_row;
 }
 
 }  // namespace

@@ -15,6 +15,10 @@ add_custom_command(TARGET sampler_workload POST_BUILD
           $<TARGET_FILE:sampler_workload>.stripped
   COMMENT "Stripping a copy of sampler_workload")
 
+# Functions named with escape sequences and a 600-byte name, for pmsample's summary.
+add_executable(names_workload ${CMAKE_CURRENT_LIST_DIR}/names_workload.c)
+target_compile_options(names_workload PRIVATE -Wall -Wextra -Werror ${ZX_SAMPLER_TEST_FLAGS})
+
 # The chain main -> outer -> middle -> leaf without frame pointers, for --call-graph dwarf.
 add_executable(unwind_workload ${CMAKE_CURRENT_LIST_DIR}/unwind_workload.c)
 target_compile_options(unwind_workload PRIVATE -Wall -Wextra -Werror -O2 -g
@@ -28,11 +32,12 @@ foreach(name zx_sampler_api_test zx_sampler_sampling_test zx_sampler_fork_test p
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX sampler.
                        PROPERTIES TIMEOUT 300)
 endforeach()
-add_dependencies(pmsample_test pmsample sampler_workload unwind_workload)
+add_dependencies(pmsample_test pmsample sampler_workload unwind_workload names_workload)
 target_compile_definitions(pmsample_test PRIVATE
   PMSAMPLE_PATH="$<TARGET_FILE:pmsample>"
   SAMPLER_WORKLOAD_PATH="$<TARGET_FILE:sampler_workload>"
   UNWIND_WORKLOAD_PATH="$<TARGET_FILE:unwind_workload>"
+  NAMES_WORKLOAD_PATH="$<TARGET_FILE:names_workload>"
   GO_EXECUTABLE="${FUCHSIA_GO_EXECUTABLE}")
 
 # zx_sampler_set_unwind through the kernel seam: the sampler's sources compiled into the test

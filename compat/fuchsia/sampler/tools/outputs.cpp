@@ -11,6 +11,7 @@
 #include "flame_graph.h"
 #include "fuchsia_common/fxt.h"
 #include "fuchsia_common/pprof_writer.h"
+#include "printable.h"
 
 namespace pmsample {
 namespace {
@@ -227,10 +228,12 @@ std::string Summary(Recording& recording, const RunFacts& facts, size_t top) {
     double self = samples ? 100.0 * static_cast<double>(c.self) / static_cast<double>(samples) : 0;
     double total =
         samples ? 100.0 * static_cast<double>(c.total) / static_cast<double>(samples) : 0;
-    std::snprintf(line, sizeof line, "  %6.2f  %6.2f  %7" PRIu64 "  %s%s%s%s\n", self, total,
-                  c.self, rows[i].first.c_str(), c.where.empty() ? "" : " (", c.where.c_str(),
-                  c.where.empty() ? "" : ")");
-    out += line;
+    // The numbers formatted, the names appended whole (a C++ template's name runs long), each
+    // made printable: they are the program's, and go to a terminal.
+    std::snprintf(line, sizeof line, "  %6.2f  %6.2f  %7" PRIu64 "  ", self, total, c.self);
+    out += line + tools::Printable(rows[i].first);
+    if (!c.where.empty()) out += " (" + tools::Printable(c.where) + ")";
+    out += '\n';
   }
   return out;
 }

@@ -66,12 +66,21 @@ void OnSignal(int signal) {
   if (g_child > 0) kill(g_child, signal);
 }
 
-bool ParseNumber(const char* text, double* value) {
+// Seconds written in decimal (2, 0.5), above 0 and at most a year: no sign, exponent or hex.
+bool ParseSeconds(const std::string& text, double* value) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
   char* end = nullptr;
   errno = 0;
-  *value = std::strtod(text, &end);
-  return errno == 0 && end != text && *end == '\0' && *value > 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !(v > 0) || v > 365 * 86400.0) return false;
+  *value = v;
+  return true;
 }
+
+// The kernel's largest process id (PID_MAX_LIMIT), as pmcount takes them.
+constexpr long long kMaxPid = 4194304;
+// A period longer than this (1000 s of CPU time) samples nothing worth a profile.
+constexpr long long kMaxPeriod = 1000000000000;
 
 // --call-graph fp | dwarf[,bytes], as perf record takes it (no lbr: there is no such unwinding
 // here).
@@ -84,8 +93,8 @@ bool ParseCallGraph(const std::string& text, Options* o) {
   o->unwind = ZX_SAMPLER_UNWIND_DWARF;
   o->stack_bytes = 0;
   if (text.size() == 5) return true;
-  double v = 0;
-  if (!ParseNumber(text.c_str() + 6, &v) || v > ZX_SAMPLER_UNWIND_MAX_STACK) return false;
+  long long v = 0;
+  if (!tools::ParseWholeNumber(text.substr(6), 1, ZX_SAMPLER_UNWIND_MAX_STACK, &v)) return false;
   // Rounded up to whole words, as perf does.
   o->stack_bytes = static_cast<uint32_t>((static_cast<uint64_t>(v) + 7) / 8 * 8);
   return o->stack_bytes <= ZX_SAMPLER_UNWIND_MAX_STACK;
@@ -100,16 +109,7 @@ constexpr char kHelp[] = "\x02";
 tools::OptionTable Table(Options* o) {
   // (--help is the row that stops the parse: ParseOptions prints the usage.)
   using Value = const std::string&;
-  // A number above 0, at most `most`, given to `apply`; else `refusal`.
-  auto number = [](double most, const char* refusal, std::function<void(double)> apply) {
-    return [most, refusal, apply](Value text, Value) -> std::string {
-      double v = 0;
-      if (!ParseNumber(text.c_str(), &v) || v > most) return refusal;
-      apply(v);
-      return "";
-    };
-  };
-  constexpr double kAny = HUGE_VAL;
+  using tools::WholeNumber;
   auto set = [](std::string* field) {
     return [field](Value value, Value) {
       *field = value;
@@ -118,18 +118,13 @@ tools::OptionTable Table(Options* o) {
   };
   return tools::OptionTable({
       {"freq", 'F', "HZ", "samples per second of a thread's CPU time, 1 to 100000 (default 1000)",
-       number(100000, "-F takes 1 to 100000 samples per second",
-              [o](double v) {
-                o->period_ns = static_cast<int64_t>(1e9 / v);
-                o->frequency = true;
-              })},
+       WholeNumber("rate", 1, 100000,
+                   [o](long long v) {
+                     o->period_ns = 1000000000 / v;
+                     o->frequency = true;
+                   })},
       {"period", 0, "NS", "the period itself, at least 10000 ns (events with -e)",
-       [o](Value text, Value) -> std::string {
-         double v = 0;
-         if (!ParseNumber(text.c_str(), &v) || v < 10000) return "--period takes at least 10000 ns";
-         o->period_ns = static_cast<int64_t>(v);
-         return "";
-       }},
+       WholeNumber("period", 10000, kMaxPeriod, [o](long long v) { o->period_ns = v; })},
       {"event", 'e', "EVENT",
        "instructions or cycles: a sample every --period of them, counted by the PMU",
        // The hardware counts a thread's instructions or cycles: a sample every --period of them.
@@ -152,14 +147,17 @@ tools::OptionTable Table(Options* o) {
        set(&o->flamegraph)},
       {"raw", 0, "PREFIX", "each CPU's region as written, in PREFIX.cpuN", set(&o->raw)},
       {"top", 0, "N", "functions in the summary (default 10)",
-       number(kAny, kShowUsage, [o](double v) { o->top = static_cast<size_t>(v); })},
+       WholeNumber("count", 1, 1000000, [o](long long v) { o->top = static_cast<size_t>(v); })},
       {"buffer-mb", 0, "N", "each CPU region's size in MiB, 1 to 1024 (default 64)",
-       number(1024, "--buffer-mb takes 1 to 1024",
-              [o](double v) { o->buffer_mb = static_cast<size_t>(v); })},
+       WholeNumber("size", 1, 1024, [o](long long v) { o->buffer_mb = static_cast<size_t>(v); })},
       {"pid", 'p', "PID", "sample a running process instead of a command",
-       number(kAny, "-p takes a process id", [o](double v) { o->pid = static_cast<pid_t>(v); })},
+       WholeNumber("process id", 1, kMaxPid, [o](long long v) { o->pid = static_cast<pid_t>(v); })},
       {"duration", 'd', "SECONDS", "with -p, stop after this long",
-       number(kAny, "-d takes seconds", [o](double v) { o->duration = v; })},
+       [o](Value text, Value spelled) -> std::string {
+         if (ParseSeconds(text, &o->duration)) return "";
+         return "bad duration '" + text + "' for " + spelled +
+                ": give seconds greater than 0, such as 2 or 0.5, at most a year";
+       }},
       {"call-graph", 0, "fp|dwarf[,BYTES]",
        "stacks by frame pointers (default), or by DWARF CFI on BYTES of stack (8192)",
        [o](Value text, Value) -> std::string {
