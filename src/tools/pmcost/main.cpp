@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
     times.reserve(static_cast<size_t>(options.iterations));
   } catch (const std::bad_alloc &) {
     fprintf(stderr,
-            "pmcost: -n %ld: no memory for that many call times (%.1f GB here): give a smaller "
+            "pmcost: -n %ld: no memory for that many call times (%.1f GB): give a smaller "
             "-n\n",
             options.iterations, static_cast<double>(options.iterations) * sizeof(double) / 1e9);
     return 2;
