@@ -23,6 +23,7 @@ usage "for -n" -n 1.5
 usage "for -n" -n 0x10
 # Under a memory limit too small for the call times: said, exit 2. (A sanitizer's runtime
 # cannot start under such a limit: nothing to check there.)
+# shellcheck disable=SC3045  # Debian's sh (dash) has ulimit -v
 limited=$( (ulimit -v 2000000 && "$pmcost" -n 1000000000) 2>&1 >/dev/null) && status=0 || status=$?
 case $limited in
   *Sanitizer*) ;;
