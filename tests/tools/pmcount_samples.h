@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include "counting.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

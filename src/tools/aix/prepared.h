@@ -8,14 +8,14 @@
 #include "event_choice.h"
 #include "event_selection.h"
 #include "hpm_options.h"
-#include "mode.h"
+#include "count_mode.h"
 
 namespace aix {
 
 // One set, or one per multiplexed group.
 struct Prepared {
-  std::vector<pmcount::Selection> sets;
-  pmcount::Mode mode;
+  std::vector<tools::Selection> sets;
+  tools::Mode mode;
   std::vector<std::string> notes;    // what Linux lacks for the options given
   std::vector<std::string> metrics;  // -D: the metrics to show (empty: all)
   long slice_ms = 100;               // multiplexing: each group's turn (HPM_SLICE_DURATION)

@@ -3,7 +3,8 @@
 
 #include <vector>
 
-#include "counting.h"
+#include "pmapi_counting.h"
+#include "options.h"
 
 namespace pmcount {
 

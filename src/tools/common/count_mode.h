@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "event_selection.h"
-#include "options.h"
+#include "count_options.h"
 
-namespace pmcount {
+namespace tools {
 
 struct Mode {
   bool user = true;
@@ -23,4 +23,4 @@ std::string ChooseMode(const Options &options, const Selection &selection, Mode 
 // "user+kernel", "user" or "kernel".
 std::string ModeName(const Mode &mode);
 
-}  // namespace pmcount
+}  // namespace tools

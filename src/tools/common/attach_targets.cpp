@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <fstream>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 // The process a thread belongs to (Tgid in /proc/TID/status), or -1 when there is no TID.
@@ -78,4 +78,4 @@ std::string FindTargets(const Options &options, std::vector<AttachTarget> *targe
   return "";
 }
 
-}  // namespace pmcount
+}  // namespace tools
