@@ -20,7 +20,7 @@ using tools::OrList;
 
 // File descriptors kept free for what else pmcount opens: the output file, the command's
 // pipe, the catalog cache, libraries that open files while counting.
-constexpr size_t kSpareFds = 32;
+constexpr size_t kSpareFds = 64;
 
 // What a pattern matched; `events` receives the countable names.
 struct Expansion {
@@ -73,15 +73,37 @@ size_t OpenFds() {
   return count > 2 ? count - 2 : 0;  // "." and ".."
 }
 
-// How many file descriptors one event takes: one per CPU under -a, else one per process or
-// thread given (a process's threads beyond it: the library's own message names the limit).
+// The threads of process `pid` now (its /proc/PID/task entries); 1 if it cannot be read.
+size_t ThreadsOf(int pid) {
+  size_t count = 0;
+  if (DIR *dir = opendir(("/proc/" + std::to_string(pid) + "/task").c_str())) {
+    while (const dirent *entry = readdir(dir)) count += entry->d_name[0] != '.';
+    closedir(dir);
+  }
+  return std::max<size_t>(1, count);
+}
+
+// How many file descriptors one event takes, as the library opens them: under -a one per CPU;
+// a thread (-t, or each of a process's with --per-thread) one; a whole process (the command,
+// or -p) one per thread for the process's counting group, plus one for its first thread's own
+// counters.
 size_t FdsPerEvent(const Options &options) {
   if (options.system_wide) {
     if (options.cpus_given) return options.cpus.size();
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? static_cast<size_t>(online) : 1;
   }
-  return std::max<size_t>(1, options.pids.size() + options.tids.size());
+  if (!options.attached()) return 2;  // the command: one thread when it is programmed
+  size_t fds = options.tids.size();
+  for (int pid : options.pids) fds += ThreadsOf(pid) + (options.per_thread ? 0 : 1);
+  return std::max<size_t>(1, fds);
+}
+
+// Where an event's descriptors go, for the message.
+std::string Where(const Options &options) {
+  if (options.system_wide) return "one on each CPU";
+  if (!options.attached()) return "the command's counting group and its own counters";
+  return "one on each thread, and one more for each whole process";
 }
 
 // Every event of every -e list, patterns expanded. `patterns` receives the patterns seen.
@@ -175,7 +197,7 @@ std::string ExpandEventPatterns(Options *options) {
            " sets of " + std::to_string(MAX_COUNTERS) +
            " taking turns): narrow the pattern (pmlist shows what it matches)";
   }
-  // Every set stays open while they take turns: one descriptor per event and CPU or target.
+  // Every set stays open while they take turns: each event's descriptors at once.
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const size_t per_event = FdsPerEvent(*options);
@@ -184,9 +206,9 @@ std::string ExpandEventPatterns(Options *options) {
     const size_t available = limit.rlim_cur > open ? limit.rlim_cur - open : 0;
     if (needed > available) {
       return which + " makes " + std::to_string(total) + " events to count" +
-             (per_event > 1 ? " on " + std::to_string(per_event) + " CPUs or targets" : "") +
-             ", which takes " + std::to_string(needed) +
-             " file descriptors, and this process may open " + std::to_string(available) +
+             ", which takes " + std::to_string(needed) + " file descriptors (" +
+             std::to_string(per_event) + " for each event: " + Where(*options) +
+             "), and this process may open " + std::to_string(available) +
              " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
              "): narrow the pattern, or raise the limit (ulimit -n " +
              std::to_string(needed + open) + ")";
