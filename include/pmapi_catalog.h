@@ -76,18 +76,18 @@ extern "C" {
 
 int pm_catalog_add_event(const char *encoding, int *event_id);
 
-#define PM_CATALOG_NAME_MAX 256   /* a name's bytes with its NUL */
-#define PM_CATALOG_TEXT_MAX 1024  /* a sentence's bytes with its NUL */
-#define PM_CATALOG_SUGGESTIONS 4  /* "did you mean" names at most */
+#define PM_CATALOG_NAME_MAX 256  /* a name's bytes with its NUL */
+#define PM_CATALOG_TEXT_MAX 1024 /* a sentence's bytes with its NUL */
+#define PM_CATALOG_SUGGESTIONS 4 /* "did you mean" names at most */
 
 /* pm_catalog_suggest's flags */
 #define PM_CATALOG_GROUPS 0x1 /* among the groups' names and descriptions */
 
 /* One event a query matched. */
 typedef struct {
-  int event_id;                           /* its catalog id */
-  char name[PM_CATALOG_NAME_MAX];         /* its short name, as pmlist lists it */
-  int countable;                          /* 0 when the catalog knows it cannot count here */
+  int event_id;                            /* its catalog id */
+  char name[PM_CATALOG_NAME_MAX];          /* its short name, as pmlist lists it */
+  int countable;                           /* 0 when the catalog knows it cannot count here */
   char not_countable[PM_CATALOG_NAME_MAX]; /* then why, in a few words; else "" */
 } pm_catalog_match_t;
 

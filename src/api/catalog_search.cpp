@@ -83,11 +83,11 @@ extern "C" int pm_catalog_is_pattern(const char *text) {
   return text && strpbrk(text, "*?[") != nullptr ? 1 : 0;
 }
 
-extern "C" int pm_catalog_query_matches(const char *query, const char *name,
-                                        const char *long_name, const char *description) {
+extern "C" int pm_catalog_query_matches(const char *query, const char *name, const char *long_name,
+                                        const char *description) {
   try {
     return pmapi::EventQuery(pmapi::Text(query))
-               .Matches(pmapi::Text(name), pmapi::Text(long_name), pmapi::Text(description))
+                   .Matches(pmapi::Text(name), pmapi::Text(long_name), pmapi::Text(description))
                ? 1
                : 0;
   } catch (...) {

@@ -27,8 +27,8 @@ void Copy(char (&to)[N], const std::string &from) {
 
 int Malformed(char *why, const std::string &sentence) {
   if (why) {
-    const size_t n = sentence.size() < PM_SELECT_TEXT_MAX - 1 ? sentence.size()
-                                                              : PM_SELECT_TEXT_MAX - 1;
+    const size_t n =
+        sentence.size() < PM_SELECT_TEXT_MAX - 1 ? sentence.size() : PM_SELECT_TEXT_MAX - 1;
     memcpy(why, sentence.data(), n);
     why[n] = '\0';
   }

@@ -113,8 +113,7 @@ TEST(ParseEventList, SplitsAsTheSelectionDoes) {
   pm_event_spec_t specs[4];
   int n = 0;
   char why[PM_SELECT_TEXT_MAX];
-  ASSERT_EQ(pm_parse_event_list("cycles:u,cpu/event=0x3c,umask=1/,msr/tsc/k", specs, 4, &n, why),
-            0)
+  ASSERT_EQ(pm_parse_event_list("cycles:u,cpu/event=0x3c,umask=1/,msr/tsc/k", specs, 4, &n, why), 0)
       << why;
   ASSERT_EQ(n, 3);
   EXPECT_STREQ(specs[0].text, "cycles:u");

@@ -75,8 +75,7 @@ TEST(PmcountPrinters, NotCountedRowsHaveRunNoneOfTheTime) {
   ASSERT_GE(csv.size(), 2u);
   EXPECT_EQ(csv[0], "<not counted>,,syscalls:sys_enter_getppid,0,0.00,,");
   EXPECT_EQ(csv[1], "<not supported>,,cycles,0,100.00,,");
-  const std::vector<std::string> json =
-      Lines(MakePerfJsonPrinter()->Final(TwoEvents(), snapshot));
+  const std::vector<std::string> json = Lines(MakePerfJsonPrinter()->Final(TwoEvents(), snapshot));
   ASSERT_GE(json.size(), 1u);
   EXPECT_NE(json[0].find("\"counter-value\" : \"<not counted>\""), std::string::npos) << json[0];
   EXPECT_NE(json[0].find("\"pcnt-running\" : 0.00,"), std::string::npos) << json[0];

@@ -46,7 +46,7 @@ advice_works() {
   fi
   echo "note: $what: advised ulimit -n $advised"
   set +e
-  (ulimit -n "$advised" && "$pmcount" -x, "$@") >"$work/out" 2>"$work/err"
+  (ulimit -n "$advised" && "$pmcount" -x, -o "$work/out" "$@") 2>"$work/err"
   rc=$?
   set -e
   check "$what, ulimit -n $advised (advised): runs (exit 0, got $rc)" test $rc = 0

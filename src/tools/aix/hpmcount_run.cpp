@@ -10,10 +10,10 @@
 
 #include <memory>
 
-#include "stopped_command.h"
-#include "pmapi_counting.h"
 #include "destination.h"
+#include "pmapi_counting.h"
 #include "set_results.h"
+#include "stopped_command.h"
 #include "task_aggregate.h"
 
 namespace aix {

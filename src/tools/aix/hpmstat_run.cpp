@@ -6,12 +6,12 @@
 
 #include <memory>
 
-#include "count_rows.h"
-#include "stopped_command.h"
-#include "pmapi_counting.h"
-#include "destination.h"
 #include "count_options.h"
+#include "count_rows.h"
+#include "destination.h"
+#include "pmapi_counting.h"
 #include "set_results.h"
+#include "stopped_command.h"
 #include "topology/cpu_map.h"
 
 namespace aix {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "count_mode.h"
 #include "event_choice.h"
 #include "event_selection.h"
 #include "hpm_options.h"
-#include "count_mode.h"
 
 namespace aix {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "pmapi_counting.h"
 #include "hpm_options.h"
 #include "hpm_report.h"
 #include "multiplex_plan.h"
+#include "pmapi_counting.h"
 #include "prepared.h"
 #include "program_plan.h"
 

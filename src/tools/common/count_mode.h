@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "event_selection.h"
 #include "count_options.h"
+#include "event_selection.h"
 
 namespace tools {
 

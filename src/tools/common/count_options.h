@@ -29,14 +29,14 @@ struct Options {
   std::vector<std::string> metrics;      // -M: metric or group names, as given
   // The metrics of `group` to show (-M names metrics): the others are left out. Empty: all.
   std::vector<std::string> metric_names;
-  std::vector<SetArgument> sets;         // every -e and -g, in order (the sets under -T)
-  long multiplex_ms = 0;                 // -T: the slice in ms, 0 = not multiplexed
-  bool auto_multiplex = false;           // the sets are the -e events split (auto_multiplex.h)
-  bool user = false;                     // -u
-  bool kernel = false;                   // -k
-  bool system_wide = false;              // -a
-  bool cpus_given = false;               // -C
-  std::vector<int> cpus;                 // -C, sorted, no repeats
+  std::vector<SetArgument> sets;  // every -e and -g, in order (the sets under -T)
+  long multiplex_ms = 0;          // -T: the slice in ms, 0 = not multiplexed
+  bool auto_multiplex = false;    // the sets are the -e events split (auto_multiplex.h)
+  bool user = false;              // -u
+  bool kernel = false;            // -k
+  bool system_wide = false;       // -a
+  bool cpus_given = false;        // -C
+  std::vector<int> cpus;          // -C, sorted, no repeats
   Aggregation aggregation = Aggregation::kTotal;
   bool stats = false;     // --stats
   long interval_ms = 0;   // -I, 0 = none

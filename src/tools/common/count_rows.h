@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "pmapi_counting.h"
 #include "count_report.h"
+#include "pmapi_counting.h"
 
 namespace tools {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "event_selection.h"
 #include "count_mode.h"
+#include "event_selection.h"
 #include "program_plan.h"
 
 namespace tools {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "event_selection.h"
 #include "count_mode.h"
+#include "event_selection.h"
 
 namespace tools {
 

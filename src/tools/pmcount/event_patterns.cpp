@@ -205,11 +205,10 @@ std::string ExpandEventPatterns(Options *options) {
     const size_t open = OpenFds() + kSpareFds;
     const size_t available = limit.rlim_cur > open ? limit.rlim_cur - open : 0;
     if (needed > available) {
-      return which + " makes " + std::to_string(total) + " events to count" +
-             ", which takes " + std::to_string(needed) + " file descriptors (" +
-             std::to_string(per_event) + " for each event: " + Where(*options) +
-             "), and this process may open " + std::to_string(available) +
-             " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
+      return which + " makes " + std::to_string(total) + " events to count" + ", which takes " +
+             std::to_string(needed) + " file descriptors (" + std::to_string(per_event) +
+             " for each event: " + Where(*options) + "), and this process may open " +
+             std::to_string(available) + " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
              "): narrow the pattern, or raise the limit (ulimit -n " +
              std::to_string(needed + open) + ")";
     }

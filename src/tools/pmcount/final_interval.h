@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "pmapi_counting.h"
 #include "options.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

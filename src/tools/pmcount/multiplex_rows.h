@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "count_rows.h"
-#include "pmapi_counting.h"
 #include "count_report.h"
+#include "count_rows.h"
 #include "options.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

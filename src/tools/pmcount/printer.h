@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "options.h"
 #include "count_report.h"
+#include "options.h"
 
 namespace pmcount {
 

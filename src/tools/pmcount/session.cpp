@@ -11,13 +11,13 @@
 #include <functional>
 #include <memory>
 
-#include "stopped_command.h"
-#include "pmapi_counting.h"
 #include "final_interval.h"
 #include "multiplex_plan.h"
 #include "multiplex_rows.h"
 #include "perf_metric.h"
+#include "pmapi_counting.h"
 #include "program_plan.h"
+#include "stopped_command.h"
 #include "target_times.h"
 
 namespace pmcount {

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
-#include "count_rows.h"
 #include "attach_targets.h"
-#include "event_selection.h"
 #include "count_mode.h"
+#include "count_report.h"
+#include "count_rows.h"
+#include "event_selection.h"
 #include "options.h"
 #include "printer.h"
-#include "count_report.h"
 
 namespace pmcount {
 

@@ -22,8 +22,8 @@ bool ReadStat(const std::string &path, uint64_t *utime, uint64_t *stime) {
   if (!end) return false;
   unsigned long long user = 0, system = 0;
   // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
-  if (sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user,
-             &system) != 2) {
+  if (sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user, &system) !=
+      2) {
     return false;
   }
   *utime = user;

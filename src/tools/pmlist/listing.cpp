@@ -106,8 +106,7 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
       std::string source = "table";
       const unsigned bits = entry ? SourceBits(*entry, &source) : kSourceTable;
       if (!(bits & options.sources) ||
-          !pm_catalog_query_matches(query, event.short_name, event.long_name,
-                                    event.description)) {
+          !pm_catalog_query_matches(query, event.short_name, event.long_name, event.description)) {
         rejected.insert(event.event_id);
         continue;
       }

@@ -49,8 +49,8 @@ std::string DidYouMean(const std::string &word, int flags) {
 }
 
 bool Matches(const std::string &query, const pmapi::CatalogEvent &event) {
-  return pm_catalog_query_matches(query.c_str(), event.short_name.c_str(),
-                                  event.long_name.c_str(), event.description.c_str());
+  return pm_catalog_query_matches(query.c_str(), event.short_name.c_str(), event.long_name.c_str(),
+                                  event.description.c_str());
 }
 
 }  // namespace
@@ -84,8 +84,7 @@ std::string NoEventMatches(const Options &options) {
       const std::string where = pm_catalog_is_pattern(word.c_str())
                                     ? "no event's name matches '" + word + "'"
                                     : "no event's name or description contains '" + word + "'";
-      return what + ": " + where + DidYouMean(word, 0) +
-             " (pmlist with no word lists them all)";
+      return what + ": " + where + DidYouMean(word, 0) + " (pmlist with no word lists them all)";
     }
     counts += (counts.empty() ? "" : ", ") + ("'" + word + "' ") + std::to_string(count);
   }
