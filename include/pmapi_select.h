@@ -22,6 +22,11 @@
  * pm_basic (cycles and instructions) where cycles count, else the software
  * group pm_sw_basic, with a note saying why.
  *
+ * pm_parse_event_list(list, specs, max_specs, &nspecs, why) splits a list
+ * the way pm_select_events does, before any catalog is asked: for a caller
+ * that holds more events than one program (pmcount splits them into sets,
+ * expands patterns). It needs no pm_initialize.
+ *
  * docs/catalog.md ("Selecting events by spec") has the details. */
 #ifndef PMAPI_SELECT_H
 #define PMAPI_SELECT_H
@@ -100,6 +105,27 @@ typedef struct {
  * Pmapi_InvalidArg for a NULL selection or unknown flags; Pmapi_Malloc_Err.
  * *selection is written in full whatever the return. Safe from any thread. */
 int pm_select_events(const char *spec, int flags, pm_selection_t *selection);
+
+/* One event of a list as written. */
+typedef struct {
+  char text[PM_SELECT_NAME_MAX]; /* as written, modifiers too: "cycles:u" */
+  char name[PM_SELECT_NAME_MAX]; /* without its privilege modifiers: "cycles" */
+  int has_mode;                  /* 1 if the text chose its modes, else 0 */
+  int user, kernel;              /* the modes it chose, when has_mode */
+} pm_event_spec_t;
+
+/* Splits `list` at its commas (a comma inside perf's "pmu/term,term/" does
+ * not split) and takes each event's privilege modifiers off its name, as
+ * pm_select_events reads a spec. Writes the first max_specs events into
+ * specs[] (NULL when max_specs is 0) and their number into *nspecs, so that a
+ * caller can size an array and ask again. Returns 0; Pmapi_InvalidEvent for
+ * a malformed list (an empty name, a blank, bad modifiers, a name of
+ * PM_SELECT_NAME_MAX bytes or more), with the sentence naming the event in
+ * why (PM_SELECT_TEXT_MAX bytes; may be NULL) and in pm_strerror's detail;
+ * Pmapi_InvalidArg for a NULL list or nspecs, a negative max_specs, or a
+ * NULL specs with a positive max_specs. Safe from any thread. */
+int pm_parse_event_list(const char *list, pm_event_spec_t *specs, int max_specs, int *nspecs,
+                        char *why);
 
 #ifdef __cplusplus
 }

@@ -131,7 +131,7 @@ pmcount)
   get=$(wc -l <"$work/listed")
   (ulimit -n 40; "$pmcount" -e 'syscalls:sys_enter_get*' -- touch "$work/ran") 2>"$work/fds"
   check "past the file descriptor limit: usage error" test $? = 2
-  check "... naming the count and ulimit -n" grep -q "makes $get events to count, which takes $get file descriptors.*(ulimit -n is 40): narrow the pattern, or raise the limit" "$work/fds"
+  check "... naming the count and ulimit -n" grep -q "makes $get events to count, which takes $((2 * get)) file descriptors.*(ulimit -n is 40): narrow the pattern, or raise the limit" "$work/fds"
   check "... the command not run" test ! -e "$work/ran"
   "$pmcount" -T 10 -e 'syscalls:sys_enter_get*' -e task-clock -- true 2>"$work/set"
   check "-T with a pattern filling a set past 8: usage error" test $? = 2

@@ -1,6 +1,6 @@
 // From samples to rows: CPUs summed into cores and sockets, <not supported> and <not counted>,
 // interval deltas, cross-CPU statistics, and the mean and spread of repeated runs.
-#include "aggregation.h"
+#include "count_rows.h"
 
 #include <gtest/gtest.h>
 #include <math.h>

@@ -57,6 +57,23 @@ TEST(PmcountOptions, JsonOptionsFollowPerf) {
             "--json and -j cannot be combined: choose one output format");
 }
 
+// -M as perf stat's: metric or group names, by commas, alone (not with -e, -g or -T).
+TEST(PmcountOptions, MetricsAsPerf) {
+  Options o;
+  ASSERT_EQ(Parse({"-M", "CPUs_utilized", "true"}, &o), "");
+  EXPECT_EQ(o.metrics, (std::vector<std::string>{"CPUs_utilized"}));
+  ASSERT_EQ(Parse({"--metrics=CPUs_utilized,page_faults_per_second", "true"}, &o), "");
+  EXPECT_EQ(o.metrics, (std::vector<std::string>{"CPUs_utilized", "page_faults_per_second"}));
+  EXPECT_TRUE(o.event_lists.empty() && o.group.empty());
+  EXPECT_EQ(Parse({"-M", "a,,b", "true"}, &o),
+            "an empty name in -M 'a,,b' (two commas, or a comma at an end?)");
+  const std::string alone =
+      "-M cannot be combined with -e, -g or -T: -M NAME counts the group that defines the "
+      "metric (or the group NAME) and shows its metrics";
+  EXPECT_EQ(Parse({"-M", "IPC", "-e", "task-clock", "true"}, &o), alone);
+  EXPECT_EQ(Parse({"-M", "IPC", "-g", "pm_basic", "true"}, &o), alone);
+}
+
 // perf's -p, -t, --per-thread, --interval-count and -D; -t meant seconds before, and a
 // duration given to it says where the duration went.
 TEST(PmcountOptions, AttachAsPerf) {

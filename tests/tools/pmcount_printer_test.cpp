@@ -65,6 +65,23 @@ TEST(PmcountPrinters, CsvFollowsPerfStatFieldOrder) {
             (std::vector<std::string>{"", "", "", "", "", "500000.000000", "calls_per_second"}));
 }
 
+// A set that never ran has run 0% of the time: perf prints "<not counted>,,EVENT,0,0.00,,",
+// and -j's pcnt-running 0.00 (<not supported> keeps 100.00, as perf's does).
+TEST(PmcountPrinters, NotCountedRowsHaveRunNoneOfTheTime) {
+  Snapshot snapshot = OneRow(1000);
+  snapshot.rows[0].cells[0] = Cell();
+  snapshot.rows[0].cells[0].state = CellState::kNotCounted;
+  const std::vector<std::string> csv = Lines(MakeCsvPrinter(",")->Final(TwoEvents(), snapshot));
+  ASSERT_GE(csv.size(), 2u);
+  EXPECT_EQ(csv[0], "<not counted>,,syscalls:sys_enter_getppid,0,0.00,,");
+  EXPECT_EQ(csv[1], "<not supported>,,cycles,0,100.00,,");
+  const std::vector<std::string> json = Lines(MakePerfJsonPrinter()->Final(TwoEvents(), snapshot));
+  ASSERT_GE(json.size(), 1u);
+  EXPECT_NE(json[0].find("\"counter-value\" : \"<not counted>\""), std::string::npos) << json[0];
+  EXPECT_NE(json[0].find("\"pcnt-running\" : 0.00,"), std::string::npos) << json[0];
+  EXPECT_EQ(PercentRunning(snapshot.rows[0].cells[0]), 0.0);
+}
+
 TEST(PmcountPrinters, CsvIntervalsAsPerfAndTheTotalsOnlyWithSummary) {
   std::unique_ptr<Printer> csv = MakeCsvPrinter(",");
   Snapshot interval = OneRow(5);

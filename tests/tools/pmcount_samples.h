@@ -1,11 +1,12 @@
-// A Sample as pmcount's reads hand it over (src/tools/pmcount/counting.h), for the unit tests of
-// its pure parts: the first counters' values, the times, the read's status.
+// A Sample as pmcount's reads hand it over (src/tools/common/pmapi_counting.h), for the unit tests
+// of its pure parts: the first counters' values, the times, the read's status.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
 
-#include "counting.h"
+#include "options.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

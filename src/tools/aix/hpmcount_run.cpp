@@ -10,10 +10,10 @@
 
 #include <memory>
 
-#include "command.h"
-#include "counting.h"
 #include "destination.h"
+#include "pmapi_counting.h"
 #include "set_results.h"
+#include "stopped_command.h"
 #include "task_aggregate.h"
 
 namespace aix {
@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kFailed = 125;
 
-using pmcount::Sample;
+using tools::Sample;
 
 // HPM_LOG_DIR: AIX's hpmcount also writes the report to <dir>/hpm_log.<pid> when the variable
 // names an existing directory.
@@ -74,26 +74,26 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
     fprintf(stderr, "hpmcount: %s\n", error.c_str());
     return kFailed;  // as pmcount: the command is not run
   }
-  pmcount::BlockWaitedSignals();
-  std::unique_ptr<pmcount::Counting> counting;
+  tools::BlockWaitedSignals();
+  std::unique_ptr<tools::Counting> counting;
   auto arm = [&](pid_t pid) -> int {
     return ArmPrograms(
         &programs, "hpmcount", "pm_set_program_group",
         [&](const pm_prog_mx_t &mx) {
-          return pmcount::CountCommandMx(pid, mx, /*on=*/true, &counting);
+          return tools::CountCommandMx(pid, mx, /*on=*/true, &counting);
         },
         [&](const pm_prog_t &prog) {
-          return pmcount::CountCommand(pid, prog, /*on=*/true, &counting);
+          return tools::CountCommand(pid, prog, /*on=*/true, &counting);
         },
         &counting);
   };
-  pmcount::Command command;
+  tools::Command command;
   const int rc = command.Start(options.command, arm);
   if (rc == -1) return command.ExplainExecFailure("hpmcount", options.command[0]);
   if (rc != 0) return kFailed;
-  const uint64_t start = pmcount::NowNs();
-  pmcount::WaitLoop(&command, 0, 0, [] { return true; }, {});
-  const uint64_t end = pmcount::NowNs();
+  const uint64_t start = tools::NowNs();
+  tools::WaitLoop(&command, 0, 0, [] { return true; }, {});
+  const uint64_t end = tools::NowNs();
   const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
   std::vector<Sample> samples(sets);
   if (counting) {

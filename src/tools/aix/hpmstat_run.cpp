@@ -6,12 +6,12 @@
 
 #include <memory>
 
-#include "aggregation.h"
-#include "command.h"
-#include "counting.h"
+#include "count_options.h"
+#include "count_rows.h"
 #include "destination.h"
-#include "options.h"
+#include "pmapi_counting.h"
 #include "set_results.h"
+#include "stopped_command.h"
 #include "topology/cpu_map.h"
 
 namespace aix {
@@ -20,7 +20,7 @@ namespace {
 constexpr int kUsage = 2;
 constexpr int kFailed = 125;
 
-using pmcount::Sample;
+using tools::Sample;
 
 // The topology's CPU map of the CPUs online now; empty when the kernel does not say.
 std::vector<int> OnlineCpus() {
@@ -64,18 +64,18 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     fprintf(stderr, "hpmstat: %s\n", error.c_str());
     return kFailed;
   }
-  std::unique_ptr<pmcount::Counting> counting;
+  std::unique_ptr<tools::Counting> counting;
   const int rc = ArmPrograms(
       &programs, "hpmstat", "pm_set_program",
       [&](const pm_prog_mx_t &mx) {
-        return pmcount::CountSystemWideMx(mx, cpus, /*on=*/true, &counting);
+        return tools::CountSystemWideMx(mx, cpus, /*on=*/true, &counting);
       },
       [&](const pm_prog_t &prog) {
-        return pmcount::CountSystemWide(prog, cpus, /*on=*/true, &counting);
+        return tools::CountSystemWide(prog, cpus, /*on=*/true, &counting);
       },
       &counting);
   if (rc != 0) return kFailed;
-  pmcount::BlockWaitedSignals();
+  tools::BlockWaitedSignals();
   // A reader gone from the pipe ends the reports with a message and 125, not a silent death.
   signal(SIGPIPE, SIG_IGN);
   const size_t sets = programs.multiplexed ? prepared.sets.size() : 1;
@@ -83,9 +83,9 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
   const uint64_t interval_ns =
       static_cast<uint64_t>(options.interval) * (options.microseconds ? 1000u : 1000000000u);
   for (long i = 0; options.count == 0 || i < options.count; ++i) {
-    const uint64_t begin = pmcount::NowNs();
-    const int signal = pmcount::WaitLoop(nullptr, begin + interval_ns, 0, [] { return true; }, {});
-    const uint64_t end = pmcount::NowNs();
+    const uint64_t begin = tools::NowNs();
+    const int signal = tools::WaitLoop(nullptr, begin + interval_ns, 0, [] { return true; }, {});
+    const uint64_t end = tools::NowNs();
     std::vector<Sample> now(sets * cpus.size());
     if (counting) {
       const int read = counting->Read(&now);
@@ -94,7 +94,7 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
       }
     }
     std::vector<Sample> delta(now.size());
-    for (size_t s = 0; s < now.size(); ++s) delta[s] = pmcount::Difference(now[s], previous[s]);
+    for (size_t s = 0; s < now.size(); ++s) delta[s] = tools::Difference(now[s], previous[s]);
     previous = now;
     HpmReport report = BaseReport(options, prepared, programs.multiplexed);
     report.wall_seconds = static_cast<double>(end - begin) / 1e9;

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "options.h"
+#include "count_options.h"
 
 namespace aix {
 namespace {
@@ -14,7 +14,7 @@ constexpr long kMaxSliceMs = 86400L * 1000;
 std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepared *prepared) {
   Prepared out;
   out.metrics = choice.metrics;
-  pmcount::Options base;
+  tools::Options base;
   if (options.tool == Tool::kHpmcount) {
     // AIX's hpmcount counts user mode unless -k adds the kernel's.
     base.user = true;
@@ -46,29 +46,29 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
     }
     out.slice_ms = ms;
   }
-  std::vector<pmcount::Options> requests;
+  std::vector<tools::Options> requests;
   if (!choice.groups.empty()) {
     for (const std::string &group : choice.groups) {
-      pmcount::Options one = base;
+      tools::Options one = base;
       one.group = group;
       requests.push_back(one);
     }
   } else {
-    pmcount::Options one = base;
+    tools::Options one = base;
     if (!choice.events.empty()) one.event_lists.push_back(choice.events);
     requests.push_back(one);
   }
-  if (requests.size() > static_cast<size_t>(pmcount::kMaxMultiplexSets)) {
+  if (requests.size() > static_cast<size_t>(tools::kMaxMultiplexSets)) {
     return std::to_string(requests.size()) + " groups given; at most " +
-           std::to_string(pmcount::kMaxMultiplexSets) + " are multiplexed";
+           std::to_string(tools::kMaxMultiplexSets) + " are multiplexed";
   }
-  for (const pmcount::Options &request : requests) {
+  for (const tools::Options &request : requests) {
     // pmcount's selection, and through it the library's pm_select_events.
-    pmcount::Selection selection;
-    std::string error = pmcount::SelectEvents(request, &selection);
+    tools::Selection selection;
+    std::string error = tools::SelectEvents(request, &selection);
     if (!error.empty()) return error;
-    pmcount::Mode mode;
-    error = pmcount::ChooseMode(request, selection, &mode, &out.notes);
+    tools::Mode mode;
+    error = tools::ChooseMode(request, selection, &mode, &out.notes);
     if (!error.empty()) return error;
     out.mode = mode;
     for (const std::string &note : selection.notes) out.notes.push_back(note);
@@ -76,8 +76,8 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
   }
   for (const std::string &name : out.metrics) {
     bool known = false;
-    for (const pmcount::Selection &set : out.sets) {
-      for (const pmcount::MetricDef &metric : set.metrics) known = known || metric.name == name;
+    for (const tools::Selection &set : out.sets) {
+      for (const tools::MetricDef &metric : set.metrics) known = known || metric.name == name;
     }
     if (!known) {
       return "-D " + name + ": no derived metric of that name for these events (pmlist -D -1 " +

@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "count_mode.h"
 #include "event_choice.h"
 #include "event_selection.h"
 #include "hpm_options.h"
-#include "mode.h"
 
 namespace aix {
 
 // One set, or one per multiplexed group.
 struct Prepared {
-  std::vector<pmcount::Selection> sets;
-  pmcount::Mode mode;
+  std::vector<tools::Selection> sets;
+  tools::Mode mode;
   std::vector<std::string> notes;    // what Linux lacks for the options given
   std::vector<std::string> metrics;  // -D: the metrics to show (empty: all)
   long slice_ms = 100;               // multiplexing: each group's turn (HPM_SLICE_DURATION)

@@ -10,9 +10,9 @@
 namespace aix {
 namespace {
 
-using pmcount::Sample;
+using tools::Sample;
 
-std::string FormulaOf(const pmcount::MetricDef &metric) {
+std::string FormulaOf(const tools::MetricDef &metric) {
   const pmapi::ResolvedGroup *group = pmapi::GroupCatalog::Get().FindName(metric.group);
   if (!group) return "";
   for (const pmapi::GroupMetric &m : group->record.metrics) {
@@ -53,7 +53,7 @@ std::string Reason(int rc) {
 
 // One set's lines from its selection, its events' counters (-1: left out, with `reasons`) and
 // its summed sample.
-SetResult Result(const pmcount::Selection &selection, const std::vector<int> &counters,
+SetResult Result(const tools::Selection &selection, const std::vector<int> &counters,
                  const std::vector<std::string> &reasons, const Sample &sample, double seconds,
                  const Prepared &prepared) {
   SetResult set;
@@ -79,7 +79,7 @@ SetResult Result(const pmcount::Selection &selection, const std::vector<int> &co
     }
     set.events.push_back(line);
   }
-  for (const pmcount::MetricDef &metric : selection.metrics) {
+  for (const tools::MetricDef &metric : selection.metrics) {
     if (!Wanted(prepared.metrics, metric.name)) continue;
     MetricLine line;
     line.name = metric.name;
@@ -120,7 +120,7 @@ std::vector<SetResult> Results(const Prepared &prepared, const Programs &program
 
 HpmReport BaseReport(const HpmOptions &options, const Prepared &prepared, bool multiplexed) {
   HpmReport report;
-  report.mode = pmcount::ModeName(prepared.mode);
+  report.mode = tools::ModeName(prepared.mode);
   report.notes = prepared.notes;
   report.multiplexed = multiplexed;
   report.detailed = options.detailed;
@@ -132,21 +132,21 @@ HpmReport BaseReport(const HpmOptions &options, const Prepared &prepared, bool m
 // Builds the programs; returns "" or why the sets cannot be counted together.
 std::string MakePrograms(const Prepared &prepared, Programs *programs) {
   if (prepared.sets.size() == 1) {
-    programs->plan = pmcount::MakePlan(prepared.sets[0], prepared.mode);
+    programs->plan = tools::MakePlan(prepared.sets[0], prepared.mode);
     return "";
   }
   programs->multiplexed = true;
-  return pmcount::MakeMultiplexPlan(prepared.sets, prepared.mode, prepared.slice_ms, &programs->mx);
+  return tools::MakeMultiplexPlan(prepared.sets, prepared.mode, prepared.slice_ms, &programs->mx);
 }
 
 int ArmPrograms(Programs *programs, const char *tool, const char *set_call,
                 const std::function<int(const pm_prog_mx_t &)> &count_mx,
                 const std::function<int(const pm_prog_t &)> &count,
-                std::unique_ptr<pmcount::Counting> *counting) {
+                std::unique_ptr<tools::Counting> *counting) {
   const std::string call = std::string(set_call) + (programs->multiplexed ? "_mx" : "");
   const int rc = programs->multiplexed
                      ? count_mx(programs->mx.prog)
-                     : pmcount::Arm(&programs->plan, count, [counting] { counting->reset(); });
+                     : tools::Arm(&programs->plan, count, [counting] { counting->reset(); });
   if (rc != 0) fprintf(stderr, "%s: %s\n", tool, pm_strerror(call.c_str(), rc));
   return rc;
 }

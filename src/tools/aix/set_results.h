@@ -10,18 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "counting.h"
 #include "hpm_options.h"
 #include "hpm_report.h"
 #include "multiplex_plan.h"
+#include "pmapi_counting.h"
 #include "prepared.h"
 #include "program_plan.h"
 
 namespace aix {
 
 struct Programs {
-  pmcount::Plan plan;         // one set
-  pmcount::MultiplexPlan mx;  // several: multiplexed
+  tools::Plan plan;         // one set
+  tools::MultiplexPlan mx;  // several: multiplexed
   bool multiplexed = false;
 };
 
@@ -35,12 +35,12 @@ std::string MakePrograms(const Prepared &prepared, Programs *programs);
 int ArmPrograms(Programs *programs, const char *tool, const char *set_call,
                 const std::function<int(const pm_prog_mx_t &)> &count_mx,
                 const std::function<int(const pm_prog_t &)> &count,
-                std::unique_ptr<pmcount::Counting> *counting);
+                std::unique_ptr<tools::Counting> *counting);
 
 // Every set's lines from one reading: `targets` samples per set (the CPUs, or 1 for a
 // command), set-major as pmcount's multiplexed reads are.
 std::vector<SetResult> Results(const Prepared &prepared, const Programs &programs,
-                               const std::vector<pmcount::Sample> &samples, size_t targets,
+                               const std::vector<tools::Sample> &samples, size_t targets,
                                double wall_seconds);
 
 // A report's header fields from the options and the preparation.

@@ -4,17 +4,17 @@
 
 #include <vector>
 
-#include "api/event_spec.h"
+#include "event_list.h"
 
 namespace pmcount {
 
 std::string SplitIntoSets(Options *options) {
   if (options->multiplex_ms > 0 || options->event_lists.empty()) return "";
-  std::vector<pmapi::EventSpec> specs;
+  std::vector<pm_event_spec_t> specs;
   for (const std::string &list : options->event_lists) {
-    std::vector<pmapi::EventSpec> some;
+    std::vector<pm_event_spec_t> some;
     // A list that does not parse is left to the selection, whose message names the event.
-    if (!pmapi::ParseEventList(list, &some).empty()) return "";
+    if (!tools::SplitEventList(list, &some).empty()) return "";
     specs.insert(specs.end(), some.begin(), some.end());
   }
   if (specs.size() <= MAX_COUNTERS) return "";
@@ -37,7 +37,7 @@ std::string SplitIntoSets(Options *options) {
   for (size_t first = 0; first < specs.size(); first += per_set) {
     std::string list;
     for (size_t e = first; e < specs.size() && e < first + per_set; ++e) {
-      list += (list.empty() ? "" : ",") + specs[e].text;
+      list += (list.empty() ? "" : ",") + std::string(specs[e].text);
     }
     options->sets.push_back(SetArgument{false, list});
   }

@@ -4,7 +4,8 @@
 
 #include <vector>
 
-#include "aggregation.h"
+#include "count_rows.h"
+#include "options.h"
 
 namespace pmcount {
 

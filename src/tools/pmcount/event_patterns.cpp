@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <pmapi.h>
+#include <pmapi_catalog.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -9,12 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "api/event_lookup.h"
-#include "api/event_search.h"
-#include "api/event_spec.h"
-#include "api/suggest.h"
-#include "api/tracefs_hint.h"
-#include "catalog/catalog.h"
+#include "event_list.h"
 #include "text_format.h"
 
 namespace pmcount {
@@ -22,10 +18,9 @@ namespace {
 
 using tools::OrList;
 
-constexpr size_t kMaxSuggestions = 4;
 // File descriptors kept free for what else pmcount opens: the output file, the command's
 // pipe, the catalog cache, libraries that open files while counting.
-constexpr size_t kSpareFds = 32;
+constexpr size_t kSpareFds = 64;
 
 // What a pattern matched; `events` receives the countable names.
 struct Expansion {
@@ -36,43 +31,30 @@ struct Expansion {
 
 Expansion Expand(const std::string &pattern) {
   Expansion out;
-  for (const pmapi::CatalogEvent *event : pmapi::Catalog::Get().InIdOrder()) {
-    if (!pmapi::NameMatchesPattern(pattern, event->short_name)) continue;
-    std::string reason;
-    if (pmapi::Countable(*event, &reason)) {
-      out.events.push_back(event->short_name);
+  int count = 0;
+  if (pm_catalog_match(pattern.c_str(), nullptr, 0, &count) != 0 || count == 0) return out;
+  std::vector<pm_catalog_match_t> matches(static_cast<size_t>(count));
+  if (pm_catalog_match(pattern.c_str(), matches.data(), count, &count) != 0) return out;
+  for (const pm_catalog_match_t &match : matches) {
+    if (match.countable) {
+      out.events.push_back(match.name);
     } else if (out.uncountable++ == 0) {
-      out.first_uncountable = event->short_name;
-      out.why_uncountable = reason;
+      out.first_uncountable = match.name;
+      out.why_uncountable = match.not_countable;
     }
   }
   return out;
 }
 
 std::string NothingMatches(const std::string &pattern) {
-  if (pmapi::LooksLikeTracepoint(pattern)) {
-    const std::string why = pmapi::TracefsUnreadable();
-    if (!why.empty()) return "no event matches '" + pattern + "': " + why;
+  pm_catalog_suggestions_t close{};
+  if (pm_catalog_suggest(pattern.c_str(), 0, &close) == 0 && close.hidden[0]) {
+    return "no event matches '" + pattern + "': " + close.hidden;
   }
-  std::vector<std::string> names;
-  for (const pmapi::CatalogEvent *event : pmapi::Catalog::Get().InIdOrder()) {
-    names.push_back(event->short_name);
-  }
-  std::vector<std::string> close = pmapi::CorrectedPatterns(pattern, names, kMaxSuggestions);
-  if (close.empty()) {
-    close = pmapi::ClosestNames(pmapi::WithoutWildcards(pattern), names, kMaxSuggestions);
-  }
+  std::vector<std::string> names(close.suggestions, close.suggestions + close.nsuggestions);
   return "no event matches '" + pattern + "'" +
-         (close.empty() ? "" : "; did you mean " + OrList(close) + "?") + " (pmlist '" + pattern +
+         (names.empty() ? "" : "; did you mean " + OrList(names) + "?") + " (pmlist '" + pattern +
          "' lists what a pattern matches)";
-}
-
-// The modifiers written after a pattern (":u", or perf's "/u" letters), for each event it
-// becomes.
-std::string Modifiers(const pmapi::EventSpec &spec) {
-  std::string suffix = spec.text.substr(std::min(spec.name.size(), spec.text.size()));
-  if (!suffix.empty() && suffix[0] != ':') suffix = ":" + suffix;
-  return suffix;
 }
 
 // "pattern 'a'", "patterns 'a', 'b'".
@@ -91,15 +73,37 @@ size_t OpenFds() {
   return count > 2 ? count - 2 : 0;  // "." and ".."
 }
 
-// How many file descriptors one event takes: one per CPU under -a, else one per process or
-// thread given (a process's threads beyond it: the library's own message names the limit).
+// The threads of process `pid` now (its /proc/PID/task entries); 1 if it cannot be read.
+size_t ThreadsOf(int pid) {
+  size_t count = 0;
+  if (DIR *dir = opendir(("/proc/" + std::to_string(pid) + "/task").c_str())) {
+    while (const dirent *entry = readdir(dir)) count += entry->d_name[0] != '.';
+    closedir(dir);
+  }
+  return std::max<size_t>(1, count);
+}
+
+// How many file descriptors one event takes, as the library opens them: under -a one per CPU;
+// a thread (-t, or each of a process's with --per-thread) one; a whole process (the command,
+// or -p) one per thread for the process's counting group, plus one for its first thread's own
+// counters.
 size_t FdsPerEvent(const Options &options) {
   if (options.system_wide) {
     if (options.cpus_given) return options.cpus.size();
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? static_cast<size_t>(online) : 1;
   }
-  return std::max<size_t>(1, options.pids.size() + options.tids.size());
+  if (!options.attached()) return 2;  // the command: one thread when it is programmed
+  size_t fds = options.tids.size();
+  for (int pid : options.pids) fds += ThreadsOf(pid) + (options.per_thread ? 0 : 1);
+  return std::max<size_t>(1, fds);
+}
+
+// Where an event's descriptors go, for the message.
+std::string Where(const Options &options) {
+  if (options.system_wide) return "one on each CPU";
+  if (!options.attached()) return "the command's counting group and its own counters";
+  return "one on each thread, and one more for each whole process";
 }
 
 // Every event of every -e list, patterns expanded. `patterns` receives the patterns seen.
@@ -107,37 +111,38 @@ std::string ExpandLists(std::vector<std::string> *lists, std::vector<std::string
                         size_t *total) {
   std::set<std::string> listed;  // names given outright, so that a pattern does not repeat them
   for (const std::string &list : *lists) {
-    std::vector<pmapi::EventSpec> specs;
-    if (!pmapi::ParseEventList(list, &specs).empty()) continue;
-    for (const pmapi::EventSpec &spec : specs) {
-      if (!pmapi::HasWildcard(spec.name)) listed.insert(spec.name);
+    std::vector<pm_event_spec_t> specs;
+    if (!tools::SplitEventList(list, &specs).empty()) continue;
+    for (const pm_event_spec_t &spec : specs) {
+      if (!pm_catalog_is_pattern(spec.name)) listed.insert(spec.name);
     }
   }
   *total = 0;
   for (std::string &list : *lists) {
-    std::vector<pmapi::EventSpec> specs;
+    std::vector<pm_event_spec_t> specs;
     // A list that does not parse is left to the selection, whose message names the event.
-    if (!pmapi::ParseEventList(list, &specs).empty()) continue;
+    if (!tools::SplitEventList(list, &specs).empty()) continue;
     std::string out;
-    for (const pmapi::EventSpec &spec : specs) {
-      if (!pmapi::HasWildcard(spec.name)) {
-        out += (out.empty() ? "" : ",") + spec.text;
+    for (const pm_event_spec_t &spec : specs) {
+      const std::string name = spec.name;
+      if (!pm_catalog_is_pattern(spec.name)) {
+        out += (out.empty() ? "" : ",") + std::string(spec.text);
         ++*total;
         continue;
       }
-      const Expansion found = Expand(spec.name);
-      if (found.events.empty() && found.uncountable == 0) return NothingMatches(spec.name);
+      const Expansion found = Expand(name);
+      if (found.events.empty() && found.uncountable == 0) return NothingMatches(name);
       if (found.events.empty()) {
-        return "'" + spec.name + "' matches " + std::to_string(found.uncountable) +
+        return "'" + name + "' matches " + std::to_string(found.uncountable) +
                (found.uncountable == 1 ? " event" : " events") + ", none countable here (" +
-               found.first_uncountable + ": " + found.why_uncountable + "); pmlist '" + spec.name +
+               found.first_uncountable + ": " + found.why_uncountable + "); pmlist '" + name +
                "' lists them";
       }
-      patterns->push_back(spec.name);
-      const std::string modifiers = Modifiers(spec);
-      for (const std::string &name : found.events) {
-        if (!listed.insert(name).second) continue;
-        out += (out.empty() ? "" : ",") + name + modifiers;
+      patterns->push_back(name);
+      const std::string modifiers = tools::ModifiersOf(spec);
+      for (const std::string &event : found.events) {
+        if (!listed.insert(event).second) continue;
+        out += (out.empty() ? "" : ",") + event + modifiers;
         ++*total;
       }
     }
@@ -150,7 +155,9 @@ std::string ExpandLists(std::vector<std::string> *lists, std::vector<std::string
 
 std::string ExpandEventPatterns(Options *options) {
   bool any = false;
-  for (const std::string &list : options->event_lists) any = any || pmapi::HasWildcard(list);
+  for (const std::string &list : options->event_lists) {
+    any = any || pm_catalog_is_pattern(list.c_str());
+  }
   if (!any) return "";
   std::vector<std::string> patterns;
   size_t total = 0;
@@ -173,8 +180,8 @@ std::string ExpandEventPatterns(Options *options) {
       error = ExpandLists(&one, &unused, &ignored);
       if (!error.empty()) return error;
       set.text = one[0];
-      std::vector<pmapi::EventSpec> specs;
-      if (pmapi::ParseEventList(set.text, &specs).empty() && specs.size() > MAX_COUNTERS) {
+      std::vector<pm_event_spec_t> specs;
+      if (tools::SplitEventList(set.text, &specs).empty() && specs.size() > MAX_COUNTERS) {
         return "with -T, " + which + " puts " + std::to_string(specs.size()) +
                " events in event set " + std::to_string(position) + ", and a set holds at most " +
                std::to_string(MAX_COUNTERS) +
@@ -190,7 +197,7 @@ std::string ExpandEventPatterns(Options *options) {
            " sets of " + std::to_string(MAX_COUNTERS) +
            " taking turns): narrow the pattern (pmlist shows what it matches)";
   }
-  // Every set stays open while they take turns: one descriptor per event and CPU or target.
+  // Every set stays open while they take turns: each event's descriptors at once.
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const size_t per_event = FdsPerEvent(*options);
@@ -198,11 +205,10 @@ std::string ExpandEventPatterns(Options *options) {
     const size_t open = OpenFds() + kSpareFds;
     const size_t available = limit.rlim_cur > open ? limit.rlim_cur - open : 0;
     if (needed > available) {
-      return which + " makes " + std::to_string(total) + " events to count" +
-             (per_event > 1 ? " on " + std::to_string(per_event) + " CPUs or targets" : "") +
-             ", which takes " + std::to_string(needed) +
-             " file descriptors, and this process may open " + std::to_string(available) +
-             " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
+      return which + " makes " + std::to_string(total) + " events to count" + ", which takes " +
+             std::to_string(needed) + " file descriptors (" + std::to_string(per_event) +
+             " for each event: " + Where(*options) + "), and this process may open " +
+             std::to_string(available) + " more (ulimit -n is " + std::to_string(limit.rlim_cur) +
              "): narrow the pattern, or raise the limit (ulimit -n " +
              std::to_string(needed + open) + ")";
     }

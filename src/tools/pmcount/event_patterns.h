@@ -1,5 +1,5 @@
 // pmcount -e with shell wildcards ('syscalls:sys_enter_*', 'PM_*MISS*'): each pattern becomes
-// the countable events whose names it matches (api/event_search.h, the rule pmlist searches
+// the countable events whose names it matches (pm_catalog_match, the rule pmlist searches
 // by), before the events are split into sets. The library's pm_select_events takes names
 // only: a pmapi program holds MAX_COUNTERS events, a pattern may match hundreds.
 #pragma once

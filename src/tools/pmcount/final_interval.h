@@ -3,7 +3,8 @@
 
 #include <vector>
 
-#include "counting.h"
+#include "options.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

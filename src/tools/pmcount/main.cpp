@@ -13,11 +13,12 @@
 
 #include "attach_targets.h"
 #include "auto_multiplex.h"
+#include "count_mode.h"
 #include "cpu_places.h"
 #include "event_patterns.h"
 #include "event_selection.h"
 #include "merge.h"
-#include "mode.h"
+#include "metric_choice.h"
 #include "multiplex_plan.h"
 #include "options.h"
 #include "output_file.h"
@@ -119,7 +120,8 @@ int Main(int argc, char **argv) {
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) return Failure(pm_strerror("pm_initialize", rc));
 
-  error = ExpandEventPatterns(&options);  // 'syscalls:sys_enter_*': before the split
+  error = ChooseMetrics(&options);                           // -M: the group to count
+  if (error.empty()) error = ExpandEventPatterns(&options);  // 'syscalls:sys_enter_*'
   if (error.empty()) error = SplitIntoSets(&options);
   if (!error.empty()) return UsageError(error);
   Setup setup;

@@ -6,9 +6,10 @@
 
 #include <vector>
 
-#include "aggregation.h"
-#include "counting.h"
-#include "report.h"
+#include "count_report.h"
+#include "count_rows.h"
+#include "options.h"
+#include "pmapi_counting.h"
 
 namespace pmcount {
 

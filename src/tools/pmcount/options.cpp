@@ -23,6 +23,7 @@ constexpr long kMaxSliceMs = 86400L * 1000;  // the kernel's CPU lists never go 
 enum class Id {
   kEvent,
   kGroup,
+  kMetrics,
   kMultiplex,
   kCpu,
   kPerCpu,
@@ -110,6 +111,22 @@ std::string Apply(Id id, const std::string &value, const std::string &spelled, O
       if (o->group.empty()) o->group = value;
       o->sets.push_back(SetArgument{true, value});
       return "";
+    case Id::kMetrics: {
+      if (value.empty()) return "option " + spelled + " needs a metric or group name";
+      size_t start = 0;
+      while (start <= value.size()) {
+        size_t end = value.find(',', start);
+        if (end == std::string::npos) end = value.size();
+        const std::string name = value.substr(start, end - start);
+        if (name.empty()) {
+          return "an empty name in " + spelled + " " + Quoted(value) +
+                 " (two commas, or a comma at an end?)";
+        }
+        o->metrics.push_back(name);
+        start = end + 1;
+      }
+      return "";
+    }
     case Id::kMultiplex:
       if (!ParseWhole(value, 1, kMaxSliceMs, &o->multiplex_ms)) {
         return "bad slice " + Quoted(value) + " for " + spelled +
@@ -251,6 +268,10 @@ std::string Validate(const Options &o, const std::vector<FormatSeen> &formats) {
              "them as sets with -T MS)";
     }
   }
+  if (!o.metrics.empty() && (!o.sets.empty() || o.multiplex_ms > 0)) {
+    return "-M cannot be combined with -e, -g or -T: -M NAME counts the group that defines the "
+           "metric (or the group NAME) and shows its metrics";
+  }
   if (o.system_wide && !o.tids.empty()) {
     return "-t and -a cannot be combined: -t takes thread ids now, as in perf stat; for a "
            "duration in seconds, use --duration";
@@ -336,6 +357,11 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "page-faults, plus cycles, instructions, branches and branch-misses\n"
           "when the machine has a hardware PMU.",
           Id::kGroup),
+      row("metrics", 'M', "NAME[,NAME]",
+          "count what derived metrics need and show them, as perf stat -M:\n"
+          "a metric (CPUs_utilized) or a group (pm_sw_basic: all its\n"
+          "metrics); the names must be of one group (`pmlist -g` lists them)",
+          Id::kMetrics),
       row("multiplex", 'T', "MS",
           "multiplex: each -e list and each -g group is one event set (2 to 64,\n"
           "numbered from 1); the sets count in turn, MS milliseconds each; the\n"

@@ -8,7 +8,8 @@
 #include <functional>
 #include <string>
 
-#include "report.h"
+#include "count_report.h"
+#include "options.h"
 
 namespace pmcount {
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "count_report.h"
 #include "options.h"
-#include "report.h"
 
 namespace pmcount {
 
@@ -33,7 +33,8 @@ std::unique_ptr<Printer> MakePerfJsonPrinter();
 // The command as one line for headings: arguments joined by spaces.
 std::string CommandLine(const Report &report);
 
-// Running share in percent (100 when nothing was enabled: there was nothing to share).
+// Running share in percent: 0 for <not counted> (it never ran), 100 when nothing was enabled
+// (<not supported>: there was nothing to share).
 double PercentRunning(const Cell &cell);
 
 }  // namespace pmcount

@@ -30,6 +30,8 @@ std::string CommandLine(const Report &report) {
 }
 
 double PercentRunning(const Cell &cell) {
+  // A set that never ran has run none of the time (perf prints 0.00 beside <not counted>).
+  if (cell.state == CellState::kNotCounted) return 0.0;
   if (cell.enabled_ns == 0) return 100.0;
   return 100.0 * static_cast<double>(cell.running_ns) / static_cast<double>(cell.enabled_ns);
 }

@@ -203,7 +203,8 @@ std::string Times(const Report &report) {
            tools::Fixed(report.elapsed_spread_pct, 2) + "% )\n";
   } else {
     out += PadLeft(elapsed, 20) + " seconds elapsed\n";
-    if (report.command.empty()) return out;  // no command: no user or system time of its own
+    // No command: no user or system time of its own; targets that exited: none known.
+    if (report.command.empty() || !report.cpu_times_known) return out;
     out += PadLeft(tools::SecondsFromNs(report.user_ns), 20) + " seconds user\n";
     out += PadLeft(tools::SecondsFromNs(report.system_ns), 20) + " seconds system\n";
   }

@@ -152,7 +152,7 @@ class JsonPrinter : public Printer {
       out += ",\"elapsed_ns\":" + JsonNumber(round(report.elapsed_ns));
       if (report.runs > 1) {
         out += ",\"elapsed_spread_percent\":" + JsonNumber(report.elapsed_spread_pct);
-      } else if (!report.command.empty()) {
+      } else if (!report.command.empty() && report.cpu_times_known) {
         out += ",\"user_ns\":" + JsonNumber(report.user_ns) +
                ",\"system_ns\":" + JsonNumber(report.system_ns);
       }

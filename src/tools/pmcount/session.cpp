@@ -11,13 +11,14 @@
 #include <functional>
 #include <memory>
 
-#include "command.h"
-#include "counting.h"
 #include "final_interval.h"
 #include "multiplex_plan.h"
 #include "multiplex_rows.h"
 #include "perf_metric.h"
+#include "pmapi_counting.h"
 #include "program_plan.h"
+#include "stopped_command.h"
+#include "target_times.h"
 
 namespace pmcount {
 namespace {
@@ -127,6 +128,7 @@ struct RunResult {
   std::vector<Sample> samples;
   uint64_t elapsed_ns = 0;
   uint64_t user_ns = 0, system_ns = 0;
+  bool cpu_times_known = true;  // false: attached targets whose times could not be read
   int exit_status = 0;
   std::string ended;
 };
@@ -198,6 +200,9 @@ class Runner {
       }
     }
     start = armed_at ? armed_at : NowNs();
+    // -p, -t: the targets' own CPU time over the count, not the timing command's.
+    CpuTimes targets_before;
+    const bool targets_read = options_.attached() && ReadCpuTimes(setup_.targets, &targets_before);
     // A failed write is remembered by output_ and reported at the end: the command runs on.
     if (first && options_.interval_ms) output_->Write(printer_->BeginIntervals(*report_));
     last_tick_ = start;
@@ -217,6 +222,8 @@ class Runner {
         },
         alive);
     const uint64_t end = NowNs();
+    CpuTimes targets_after;
+    const bool targets_known = targets_read && ReadCpuTimes(setup_.targets, &targets_after);
     const bool count_reached = options_.interval_count > 0 && intervals_ >= options_.interval_count;
     // The last, partial interval; none after --interval-count's last.
     if (options_.interval_ms && end > last_tick_ && !count_reached) Tick(true);
@@ -227,8 +234,16 @@ class Runner {
     }
     result->elapsed_ns = end - start;
     if (!options_.command.empty()) {
-      result->user_ns = Ns(command.usage().ru_utime);
-      result->system_ns = Ns(command.usage().ru_stime);
+      if (options_.attached()) {
+        result->cpu_times_known = targets_known;
+        if (targets_known) {
+          result->user_ns = targets_after.user_ns - targets_before.user_ns;
+          result->system_ns = targets_after.system_ns - targets_before.system_ns;
+        }
+      } else {
+        result->user_ns = Ns(command.usage().ru_utime);
+        result->system_ns = Ns(command.usage().ru_stime);
+      }
       result->exit_status = command.exit_status();
       if (command.killed()) result->ended = command.how_it_ended();
       if (count_reached && command.killed() && result->exit_status == 128 + SIGTERM) {
@@ -375,6 +390,7 @@ int RunSession(const Setup &setup, Report *report, Printer *printer, Output *out
   MeanAndSpread(elapsed, &report->elapsed_ns, &report->elapsed_spread_pct);
   report->user_ns = last.user_ns;
   report->system_ns = last.system_ns;
+  report->cpu_times_known = last.cpu_times_known;
   report->exit_status = last.exit_status;
   report->ended = last.ended;
 

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
-#include "aggregation.h"
 #include "attach_targets.h"
+#include "count_mode.h"
+#include "count_report.h"
+#include "count_rows.h"
 #include "event_selection.h"
-#include "mode.h"
 #include "options.h"
 #include "printer.h"
-#include "report.h"
 
 namespace pmcount {
 

@@ -1,13 +1,13 @@
 #include "listing.h"
 
 #include <ctype.h>
+#include <pmapi_catalog.h>
 #include <stdio.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "api/event_search.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "catalog/tables.h"
@@ -92,7 +92,7 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
   // counter, so gather by id.
   std::map<int, EventRow> rows;
   std::set<int> rejected;
-  const pmapi::EventQuery query(options.pattern);
+  const char *query = options.pattern.c_str();
   for (int counter = 0; counter < info.maxpmcs && counter < MAX_COUNTERS; ++counter) {
     for (int i = 0; i < info.maxevents[counter]; ++i) {
       const pm_events2_t &event = info.list_events[counter][i];
@@ -106,7 +106,7 @@ std::vector<EventRow> ListEvents(const Options &options, const pm_info2_t &info)
       std::string source = "table";
       const unsigned bits = entry ? SourceBits(*entry, &source) : kSourceTable;
       if (!(bits & options.sources) ||
-          !query.Matches(event.short_name, event.long_name, event.description)) {
+          !pm_catalog_query_matches(query, event.short_name, event.long_name, event.description)) {
         rejected.insert(event.event_id);
         continue;
       }
@@ -141,7 +141,6 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
     names[info.list_events[0][i].event_id] = info.list_events[0][i].short_name;
   }
   const pmapi::GroupCatalog &catalog = pmapi::GroupCatalog::Get();
-  const pmapi::EventQuery query(options.pattern);
   std::vector<GroupRow> out;
   std::set<int> listed;
   for (int g = 0; g < groups.maxgroups; ++g) {
@@ -189,8 +188,9 @@ std::vector<GroupRow> ListGroups(const Options &options, const pm_info2_t &info,
                            [&](const GroupRow &row) {
                              std::string members;
                              for (const std::string &m : row.members) members += m + " ";
-                             return !query.Matches(row.name, row.long_name + " " + members,
-                                                   row.description);
+                             return !pm_catalog_query_matches(
+                                 options.pattern.c_str(), row.name.c_str(),
+                                 (row.long_name + " " + members).c_str(), row.description.c_str());
                            }),
             out.end());
   std::sort(out.begin(), out.end(),

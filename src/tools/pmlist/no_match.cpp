@@ -1,14 +1,11 @@
 #include "no_match.h"
 
+#include <ctype.h>
 #include <pmapi.h>
-#include <strings.h>
-
-#include <algorithm>
+#include <pmapi_catalog.h>
 
 #include <vector>
 
-#include "api/event_search.h"
-#include "api/suggest.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "text_format.h"
@@ -18,49 +15,56 @@ namespace {
 
 using tools::OrList;
 
-using pmapi::EventQuery;
-
-constexpr size_t kMaxSuggestions = 4;
 constexpr size_t kMaxShown = 3;
 
-// "; did you mean a, b or c?" for `word`, from `names` and the words of `texts`; "" if nothing
-// is close.
-std::string DidYouMean(const std::string &word, const std::vector<std::string> &names,
-                       const std::vector<std::string> &texts) {
-  std::vector<std::string> close;
-  if (pmapi::HasWildcard(word)) {
-    // A pattern: the same pattern with its start spelt as the names spell theirs.
-    close = pmapi::CorrectedPatterns(word, names, kMaxSuggestions);
-    if (close.empty())
-      close = pmapi::ClosestNames(pmapi::WithoutWildcards(word), names, kMaxSuggestions);
-  } else {
-    // A plain word is looked for in descriptions too: "retird" -> "retired".
-    std::vector<std::string> candidates = names;
-    for (std::string &other : pmapi::WordsOf(texts)) candidates.push_back(std::move(other));
-    for (const std::string &name : pmapi::ClosestNames(word, candidates, candidates.size())) {
-      if (close.size() == kMaxSuggestions) break;
-      // A name is also a word of the texts, lowercased: offered once, as the name.
-      const bool repeated = std::any_of(close.begin(), close.end(), [&](const std::string &c) {
-        return strcasecmp(c.c_str(), name.c_str()) == 0;
-      });
-      if (!repeated) close.push_back(name);
+// The words of the search, as the library's search splits them (at blanks).
+std::vector<std::string> WordsOf(const std::string &query) {
+  std::vector<std::string> words;
+  std::string word;
+  for (size_t i = 0; i <= query.size(); ++i) {
+    if (i == query.size() || isspace(static_cast<unsigned char>(query[i]))) {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += query[i];
     }
   }
-  return close.empty() ? "" : "; did you mean " + OrList(close) + "?";
+  return words;
+}
+
+// "'instructions' 'retired'", for messages.
+std::string Quoted(const std::vector<std::string> &words) {
+  std::string text;
+  for (const std::string &word : words) text += (text.empty() ? "'" : " '") + word + "'";
+  return text;
+}
+
+// "; did you mean a, b or c?" for `word`, among the events or (`flags` PM_CATALOG_GROUPS) the
+// groups; "" if nothing is close.
+std::string DidYouMean(const std::string &word, int flags) {
+  pm_catalog_suggestions_t close{};
+  if (word.empty() || pm_catalog_suggest(word.c_str(), flags, &close) != 0) return "";
+  const std::vector<std::string> names(close.suggestions, close.suggestions + close.nsuggestions);
+  return names.empty() ? "" : "; did you mean " + OrList(names) + "?";
+}
+
+bool Matches(const std::string &query, const pmapi::CatalogEvent &event) {
+  return pm_catalog_query_matches(query.c_str(), event.short_name.c_str(), event.long_name.c_str(),
+                                  event.description.c_str());
 }
 
 }  // namespace
 
 std::string NoEventMatches(const Options &options) {
-  const EventQuery query(options.pattern);
+  const std::vector<std::string> words = WordsOf(options.pattern);
   const std::vector<const pmapi::CatalogEvent *> events = pmapi::Catalog::Get().InIdOrder();
-  const std::string what = "no event matches " + query.Quoted();
+  const std::string what = "no event matches " + Quoted(words);
   // Events that match, which the filters left out: say so rather than suggest other names.
   if (options.status_given || options.sources_given) {
     std::vector<std::string> left_out;
     size_t count = 0;
     for (const pmapi::CatalogEvent *event : events) {
-      if (!query.Matches(event->short_name, event->long_name, event->description)) continue;
+      if (!Matches(options.pattern, *event)) continue;
       if (++count <= kMaxShown) {
         left_out.push_back(event->short_name + " (" + pmapi::StatusWord(event->status) + ")");
       }
@@ -71,25 +75,16 @@ std::string NoEventMatches(const Options &options) {
              (count > kMaxShown ? ", ..." : "");
     }
   }
-  std::vector<std::string> names, texts;
-  for (const pmapi::CatalogEvent *event : events) {
-    names.push_back(event->short_name);
-    texts.push_back(event->short_name + " " + event->long_name + " " + event->description);
-  }
   // The first word that matches nothing on its own is the one to fix.
   std::string counts;
-  for (const std::string &word : query.words()) {
+  for (const std::string &word : words) {
     size_t count = 0;
-    for (const pmapi::CatalogEvent *event : events) {
-      count +=
-          EventQuery::WordMatches(word, event->short_name, event->long_name, event->description);
-    }
+    for (const pmapi::CatalogEvent *event : events) count += Matches(word, *event);
     if (count == 0) {
-      const std::string where = pmapi::HasWildcard(word)
+      const std::string where = pm_catalog_is_pattern(word.c_str())
                                     ? "no event's name matches '" + word + "'"
                                     : "no event's name or description contains '" + word + "'";
-      return what + ": " + where + DidYouMean(word, names, texts) +
-             " (pmlist with no word lists them all)";
+      return what + ": " + where + DidYouMean(word, 0) + " (pmlist with no word lists them all)";
     }
     counts += (counts.empty() ? "" : ", ") + ("'" + word + "' ") + std::to_string(count);
   }
@@ -98,14 +93,9 @@ std::string NoEventMatches(const Options &options) {
 }
 
 std::string NoGroupMatches(const Options &options) {
-  const EventQuery query(options.pattern);
-  std::vector<std::string> names, texts;
-  for (const pmapi::ResolvedGroup &group : pmapi::GroupCatalog::Get().groups()) {
-    names.push_back(group.record.short_name);
-    texts.push_back(group.record.long_name + " " + group.record.description);
-  }
-  const std::string word = query.words().empty() ? "" : query.words()[0];
-  return "no group matches " + query.Quoted() + DidYouMean(word, names, texts) +
+  const std::vector<std::string> words = WordsOf(options.pattern);
+  const std::string word = words.empty() ? "" : words[0];
+  return "no group matches " + Quoted(words) + DidYouMean(word, PM_CATALOG_GROUPS) +
          " (pmlist -g lists them all)";
 }
 

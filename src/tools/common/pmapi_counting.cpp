@@ -1,4 +1,4 @@
-#include "counting.h"
+#include "pmapi_counting.h"
 
 #include <pmapi_settings.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include <memory>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 uint64_t Nanoseconds(timebasestruct_t t) {
@@ -247,9 +247,9 @@ int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &pro
   return 0;
 }
 
-}  // namespace pmcount
+}  // namespace tools
 
-namespace pmcount {
+namespace tools {
 
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = CountingFrom(prog, on);
@@ -289,4 +289,4 @@ int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
   return rc;
 }
 
-}  // namespace pmcount
+}  // namespace tools

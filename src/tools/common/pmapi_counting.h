@@ -13,7 +13,7 @@
 
 #include "attach_targets.h"
 
-namespace pmcount {
+namespace tools {
 
 // One read of one target (the command's group, or one CPU).
 struct Sample {
@@ -74,4 +74,4 @@ int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
 int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
                     std::unique_ptr<Counting> *out);
 
-}  // namespace pmcount
+}  // namespace tools

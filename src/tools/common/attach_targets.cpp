@@ -8,7 +8,7 @@
 
 #include "printable.h"
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 // The process a thread belongs to (Tgid in /proc/TID/status), or -1 when there is no TID.
@@ -82,4 +82,4 @@ std::string FindTargets(const Options &options, std::vector<AttachTarget> *targe
   return "";
 }
 
-}  // namespace pmcount
+}  // namespace tools

@@ -8,9 +8,9 @@
 
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
-#include "options.h"
+#include "count_options.h"
 
-namespace pmcount {
+namespace tools {
 
 struct SelectedEvent {
   std::string name;                            // as printed
@@ -39,4 +39,4 @@ struct Selection {
 // Needs pm_initialize done. Returns "" or the error to print as a usage error.
 std::string SelectEvents(const Options &options, Selection *selection);
 
-}  // namespace pmcount
+}  // namespace tools

@@ -4,7 +4,7 @@
 
 #include <set>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 using pmapi::GroupCatalog;
@@ -71,8 +71,17 @@ std::string SelectEvents(const Options &options, Selection *selection) {
   if (chosen.group_id >= 0) out.group = GroupCatalog::Get().FindId(chosen.group_id);
   if (chosen.note[0]) out.notes.push_back(std::string(chosen.note) + "; -e or -g choose others");
   if (GroupCatalog::Get().load_status().ok()) AddMetrics(&out);
+  if (!options.metric_names.empty()) {
+    std::vector<MetricDef> kept;
+    for (const MetricDef &metric : out.metrics) {
+      for (const std::string &name : options.metric_names) {
+        if (metric.name == name) kept.push_back(metric);
+      }
+    }
+    out.metrics = std::move(kept);
+  }
   *selection = std::move(out);
   return "";
 }
 
-}  // namespace pmcount
+}  // namespace tools

@@ -1,4 +1,4 @@
-#include "command.h"
+#include "stopped_command.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 sigset_t g_original_mask;
@@ -275,4 +275,4 @@ int Command::ExplainExecFailure(const char *tool, const std::string &program) co
   return exec_errno_ == ENOENT ? 127 : 126;
 }
 
-}  // namespace pmcount
+}  // namespace tools

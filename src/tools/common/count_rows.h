@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "counting.h"
-#include "report.h"
+#include "count_report.h"
+#include "pmapi_counting.h"
 
-namespace pmcount {
+namespace tools {
 
 struct CpuPlace {
   int linux_cpu = -1;
@@ -34,4 +34,4 @@ std::vector<Row> MeanOfRuns(const std::vector<std::vector<Row>> &runs);
 // Mean and relative standard error (percent; 0 for one value or a zero mean) of `values`.
 void MeanAndSpread(const std::vector<double> &values, double *mean, double *spread_pct);
 
-}  // namespace pmcount
+}  // namespace tools

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 // Puts every still-countable event on the next free counter (no group).
@@ -95,4 +95,4 @@ int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
   return set(plan->prog);
 }
 
-}  // namespace pmcount
+}  // namespace tools

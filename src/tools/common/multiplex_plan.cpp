@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-namespace pmcount {
+namespace tools {
 
 Selection FlattenSets(const std::vector<Selection> &sets, std::vector<int> *set_of_event) {
   Selection flat;
@@ -55,4 +55,4 @@ std::string MakeMultiplexPlan(const std::vector<Selection> &sets, const Mode &mo
   return "";
 }
 
-}  // namespace pmcount
+}  // namespace tools

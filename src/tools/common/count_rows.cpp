@@ -1,11 +1,11 @@
-#include "aggregation.h"
+#include "count_rows.h"
 
 #include <math.h>
 
 #include <algorithm>
 #include <map>
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 bool HasData(const Sample &sample) { return sample.rc == 0 || sample.rc == Pmapi_Multiplexed; }
@@ -166,4 +166,4 @@ std::vector<Row> MeanOfRuns(const std::vector<std::vector<Row>> &runs) {
   return mean;
 }
 
-}  // namespace pmcount
+}  // namespace tools

@@ -1,4 +1,4 @@
-#include "mode.h"
+#include "count_mode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 
 #include "base/kernel.h"
 
-namespace pmcount {
+namespace tools {
 namespace {
 
 constexpr int kCapSysAdmin = 21, kCapPerfmon = 38;
@@ -81,4 +81,4 @@ std::string ChooseMode(const Options &options, const Selection &selection, Mode 
   return "";
 }
 
-}  // namespace pmcount
+}  // namespace tools

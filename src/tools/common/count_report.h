@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "options.h"
+#include "count_options.h"
 
-namespace pmcount {
+namespace tools {
 
 enum class CellState { kCounted, kNotSupported, kNotCounted };
 
@@ -103,8 +103,11 @@ struct Report {
   double elapsed_ns = 0;
   double elapsed_spread_pct = -1;
   uint64_t user_ns = 0, system_ns = 0;
+  // Whether user_ns and system_ns are known: false when attached targets (-p, -t) exited before
+  // their times could be read (the command given with them is not what was counted).
+  bool cpu_times_known = true;
   std::string ended;  // "killed by SIGINT" when it did not exit normally, else ""
   int exit_status = 0;
 };
 
-}  // namespace pmcount
+}  // namespace tools

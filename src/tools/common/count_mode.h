@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "count_options.h"
 #include "event_selection.h"
-#include "options.h"
 
-namespace pmcount {
+namespace tools {
 
 struct Mode {
   bool user = true;
@@ -23,4 +23,4 @@ std::string ChooseMode(const Options &options, const Selection &selection, Mode 
 // "user+kernel", "user" or "kernel".
 std::string ModeName(const Mode &mode);
 
-}  // namespace pmcount
+}  // namespace tools

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "options.h"
+#include "count_options.h"
 
-namespace pmcount {
+namespace tools {
 
 struct AttachTarget {
   pid_t pid = 0;               // the process
@@ -21,4 +21,4 @@ struct AttachTarget {
 // Returns "" or what is wrong (no such process, a thread id given to -p), for a usage error.
 std::string FindTargets(const Options &options, std::vector<AttachTarget> *targets);
 
-}  // namespace pmcount
+}  // namespace tools

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "count_mode.h"
 #include "event_selection.h"
-#include "mode.h"
 
-namespace pmcount {
+namespace tools {
 
 struct Plan {
   pm_prog_t prog = {};
@@ -33,4 +33,4 @@ Plan MakePlan(const Selection &selection, const Mode &mode);
 int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
         const std::function<void()> &unset);
 
-}  // namespace pmcount
+}  // namespace tools

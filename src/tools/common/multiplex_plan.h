@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "count_mode.h"
 #include "event_selection.h"
-#include "mode.h"
 #include "program_plan.h"
 
-namespace pmcount {
+namespace tools {
 
 // The sets side by side: events concatenated, metrics pointing at their set's events, notes
 // merged; no group (a set may be one, the whole is not).
@@ -31,4 +31,4 @@ struct MultiplexPlan {
 std::string MakeMultiplexPlan(const std::vector<Selection> &sets, const Mode &mode, long slice_ms,
                               MultiplexPlan *plan);
 
-}  // namespace pmcount
+}  // namespace tools

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace pmcount {
+namespace tools {
 
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t NowNs();
@@ -75,4 +75,4 @@ class Command {
 int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
              const std::function<bool()> &tick, const std::function<bool()> &alive);
 
-}  // namespace pmcount
+}  // namespace tools
