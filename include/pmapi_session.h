@@ -78,7 +78,7 @@ enum pm_session_kind {
 };
 
 typedef struct {
-  char name[PM_SESSION_NAME_MAX]; /* the catalog's name and the modifiers written: "page-faults:u" */
+  char name[PM_SESSION_NAME_MAX]; /* its name and modifiers: "page-faults:u" */
   int event_id;                   /* its catalog id (pmlist's) */
   int kind;                       /* enum pm_session_kind */
   int user, kernel, hypervisor;   /* 1 for each privilege level it counts */
