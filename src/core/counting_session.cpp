@@ -33,14 +33,17 @@ Status DescriptorShortage(size_t needed, size_t events, size_t places, bool fail
   const uint64_t limit = OpenFileLimit();
   const size_t open = OpenDescriptors();
   if (!failed && (limit == 0 || needed + open + kSpareDescriptors <= limit)) return Status::Ok();
+  // What to ask for: room for the session beside what is open, and more than the limit that
+  // just ran out.
+  uint64_t ask = needed + open + kSpareDescriptors;
+  if (ask <= limit) ask = limit + needed;
   const std::string sentence =
       "the session needs " + std::to_string(needed) + " file descriptors (" +
       std::to_string(events) + (events == 1 ? " event on " : " events on ") +
       std::to_string(places) + (places == 1 ? " CPU or thread" : " CPUs or threads") +
       "), and this process " + (failed ? "ran out" : "may not open that many") +
       (limit ? " (ulimit -n is " + std::to_string(limit) + ")" : std::string()) +
-      ": raise the limit (ulimit -n " + std::to_string(needed + open + kSpareDescriptors) +
-      ") or count fewer events";
+      ": raise the limit (ulimit -n " + std::to_string(ask) + ") or count fewer events";
   return Status(Pmapi_TooManyFiles, sentence);
 }
 
