@@ -93,8 +93,12 @@ TEST_F(SessionApi, EverySyscallTracepointCountsExactlyOnACommand) {
   EXPECT_EQ(child.Finish(), 0);
 }
 
-TEST_F(SessionApi, GetppidCountsExactlyBesideAHundredOtherTracepointsOnTheCallingThread) {
-  ASSERT_EQ(pm_session_add_events(session_, "syscalls:sys_enter_*", nullptr), 0);
+// Fewer tracepoints than above: the close of each tracepoint's last event waits for an RCU grace
+// period in the kernel, a few milliseconds each.
+TEST_F(SessionApi, GetppidCountsExactlyBesideOtherTracepointsOnTheCallingThread) {
+  int added = 0;
+  ASSERT_EQ(pm_session_add_events(session_, "syscalls:sys_enter_get*,page-faults", &added), 0);
+  ASSERT_GE(added, 10);
   const int getppid = Find(kGetppid);
   ASSERT_GE(getppid, 0);
   ASSERT_EQ(pm_session_start(session_), 0);
@@ -131,7 +135,9 @@ TEST_F(SessionApi, UserAndKernelVariantsOfOneEventAreTwoEvents) {
   ASSERT_TRUE(TouchFreshPages(kPages));
   ASSERT_EQ(pm_session_stop(session_), 0);
   const std::vector<pm_session_count_t> counts = Read();
-  EXPECT_EQ(counts[0].value, 0u) << "a system call's tracepoint fires in the kernel";
+  // A system call's entry tracepoint sees the caller's user registers: the kernel counts it in
+  // either mode. Each variant is its own event, counted exactly.
+  EXPECT_EQ(counts[0].value, 40u);
   EXPECT_EQ(counts[1].value, 40u);
   EXPECT_GE(counts[2].value, static_cast<uint64_t>(kPages));
   EXPECT_LE(counts[2].value, static_cast<uint64_t>(kPages + FaultSlack(kPages)));
