@@ -54,6 +54,11 @@ ROWS += [("tracepoint set+delete (target <= 0.1 ms) vs open+close by hand",
           "BM_TracepointSetDelete_Pmapi", "BM_TracepointSetDelete_Raw", None, None),
          ("tracepoint set+delete vs by hand with the tracepoint held open",
           "BM_TracepointSetDelete_Pmapi", "BM_TracepointSetDelete_RawHeld", None, None)]
+# A counting session's read of N tracepoints (a descriptor each) against one read(2) per
+# descriptor by hand (tests/bench/session_bench.cpp).
+ROWS += [(f"session read, {n} tracepoint{'s' if n > 1 else ''} (pm_session_read) vs read(2) each",
+          f"BM_SessionRead_Pmapi/{n}", f"BM_SessionRead_Raw/{n}", None, READ_TARGET)
+         for n in (1, 8, 64, 360)]
 NO_TARGET = {"BM_ColdInit_KernelFloor"}  # rows shown for scale
 ABSOLUTE = {("BM_TracepointSetDelete_Pmapi", "BM_TracepointSetDelete_Raw"):
                 TRACEPOINT_SET_DELETE_TARGET_NS}

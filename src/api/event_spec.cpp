@@ -6,41 +6,55 @@ namespace {
 // One privilege modifier, applied to the running choice. Returns false if `token` is not one.
 // `set_*`: the mode was named with =1 or a letter; `cleared_*`: named with =0.
 struct ModeChoice {
-  bool letters = false;  // u/k letters or =1 seen
-  bool user = false, kernel = false;
-  bool user_off = false, kernel_off = false;
+  bool letters = false;  // u/k/h letters or =1 seen
+  bool user = false, kernel = false, hypervisor = false;
+  bool user_off = false, kernel_off = false, hypervisor_off = false;
+
+  bool &On(char level) { return level == 'u' ? user : level == 'k' ? kernel : hypervisor; }
+  bool &Off(char level) {
+    return level == 'u' ? user_off : level == 'k' ? kernel_off : hypervisor_off;
+  }
 };
 
+bool IsLevel(char c) { return c == 'u' || c == 'k' || c == 'h'; }
+
 bool ApplyModifier(const std::string &token, ModeChoice *choice) {
-  if (token == "u=1" || token == "k=1") {
-    choice->letters = true;
-    (token[0] == 'u' ? choice->user : choice->kernel) = true;
+  if (token.size() == 3 && IsLevel(token[0]) && token[1] == '=' &&
+      (token[2] == '0' || token[2] == '1')) {
+    if (token[2] == '1') {
+      choice->letters = true;
+      choice->On(token[0]) = true;
+    } else {
+      choice->Off(token[0]) = true;
+    }
     return true;
   }
-  if (token == "u=0" || token == "k=0") {
-    (token[0] == 'u' ? choice->user_off : choice->kernel_off) = true;
-    return true;
+  if (token.empty() || token.size() > 3) return false;
+  for (size_t i = 0; i < token.size(); ++i) {
+    if (!IsLevel(token[i]) || token.find(token[i]) != i) return false;
   }
-  if (token.empty() || token.size() > 2) return false;
-  for (char c : token) {
-    if (c != 'u' && c != 'k') return false;
-  }
-  if (token.size() == 2 && token[0] == token[1]) return false;
   choice->letters = true;
-  for (char c : token) (c == 'u' ? choice->user : choice->kernel) = true;
+  for (char c : token) choice->On(c) = true;
   return true;
 }
 
 // Resolves the choice into the spec's mode; "" or what is wrong.
 std::string Finish(const ModeChoice &choice, const std::string &text, EventSpec *spec) {
-  if (!choice.letters && !choice.user_off && !choice.kernel_off) return "";
+  if (!choice.letters && !choice.user_off && !choice.kernel_off && !choice.hypervisor_off) {
+    return "";
+  }
   spec->has_mode = true;
-  // Letters select exactly what they name; "=0" alone removes a mode from both.
+  // Letters select exactly what they name; "=0" alone removes a level from all of them.
   spec->user = choice.letters ? choice.user : true;
   spec->kernel = choice.letters ? choice.kernel : true;
+  spec->hypervisor = choice.letters ? choice.hypervisor : true;
   if (choice.user_off) spec->user = false;
   if (choice.kernel_off) spec->kernel = false;
-  if (!spec->user && !spec->kernel) {
+  if (choice.hypervisor_off) spec->hypervisor = false;
+  if (!spec->user && !spec->kernel && !spec->hypervisor) {
+    return "event '" + text + "' excludes every privilege level: it would count nothing";
+  }
+  if (!spec->user && !spec->kernel && !choice.letters) {
     return "event '" + text + "' excludes both user and kernel mode: it would count nothing";
   }
   return "";
@@ -64,7 +78,8 @@ std::string ParseEventSpec(const std::string &text, EventSpec *spec) {
     // "pmu/event/uk": modifiers written as letters after the closing slash.
     const std::string letters = name.substr(last_slash + 1);
     if (!ApplyModifier(letters, &choice)) {
-      return "event '" + text + "': '" + letters + "' after the closing '/' is not u, k or uk";
+      return "event '" + text + "': '" + letters +
+             "' after the closing '/' is not u, k, h or a combination";
     }
     name.erase(last_slash + 1);
   } else {

@@ -14,6 +14,7 @@ struct EventSpec {
   bool has_mode = false;
   bool user = false;
   bool kernel = false;
+  bool hypervisor = false;  // ":h"; with ":u=0" or ":k=0" alone, true
 };
 
 // Splits one list at commas (a comma inside a perf-style "pmu/term,term/" list does not
@@ -21,8 +22,9 @@ struct EventSpec {
 std::string ParseEventList(const std::string &list, std::vector<EventSpec> *specs);
 
 // Parses one event. Trailing ":"-separated privilege modifiers are taken off the name:
-// perf's letters ("u", "k", "uk") and libpfm4's "u=0|1", "k=0|1"; "pmu/event/u" takes them
-// after the closing slash. Letters alone select exactly those modes; "=0" only removes one.
+// perf's letters ("u", "k", "h" and combinations: "uk", "kh") and libpfm4's "u=0|1", "k=0|1",
+// "h=0|1"; "pmu/event/u" takes them after the closing slash. Letters alone select exactly
+// those levels; "=0" only removes one.
 std::string ParseEventSpec(const std::string &text, EventSpec *spec);
 
 // The name in the forms the catalog may hold it: "pmu/event/" becomes "pmu/event" (perf

@@ -31,6 +31,10 @@ class Kernel {
 
   // Returns a descriptor (always close-on-exec) or -errno.
   virtual int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) = 0;
+  // The same for every task of the cgroup v2 directory `cgroup_dir` on `cpu` (>= 0): the
+  // directory is opened for the call alone (PERF_FLAG_PID_CGROUP). A descriptor or -errno.
+  virtual int PerfEventOpenCgroup(const perf_event_attr &attr, const std::string &cgroup_dir,
+                                  int cpu, int group_fd) = 0;
   // Returns 0 or -errno.
   virtual int Ioctl(int fd, unsigned long request, unsigned long arg) = 0;
   // Returns the bytes read or -errno.

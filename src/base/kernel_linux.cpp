@@ -31,6 +31,17 @@ class LinuxKernel final : public Kernel {
     return fd < 0 ? -errno : static_cast<int>(fd);
   }
 
+  int PerfEventOpenCgroup(const perf_event_attr &attr, const std::string &cgroup_dir, int cpu,
+                          int group_fd) override {
+    const int dir = open(cgroup_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return -errno;
+    long fd = syscall(SYS_perf_event_open, &attr, dir, cpu, group_fd,
+                      PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+    const int err = errno;
+    close(dir);
+    return fd < 0 ? -err : static_cast<int>(fd);
+  }
+
   int Ioctl(int fd, unsigned long request, unsigned long arg) override {
     return ioctl(fd, request, arg) < 0 ? -errno : 0;
   }

@@ -51,7 +51,8 @@ bool AsksForUserRead(const perf_event_attr &attr) {
 #endif
 
 // The attributes of `event` in a group on `target`.
-perf_event_attr GroupAttr(const ProgrammedEvent &event, const GroupTarget &target, bool leader) {
+perf_event_attr GroupAttr(const ProgrammedEvent &event, const GroupTarget &target, bool leader,
+                          Placement placement) {
   perf_event_attr attr = event.attr;
 #if defined(__aarch64__)
   if (AsksForUserRead(attr) && ReadableFromUserSpace(target)) attr.config1 |= kArmUserReadBit;
@@ -62,8 +63,17 @@ perf_event_attr GroupAttr(const ProgrammedEvent &event, const GroupTarget &targe
   // kernel either counts every event all the time or reports the group as
   // unschedulable, never a silent multiplexed share.
   attr.disabled = leader;
-  attr.pinned = leader;
+  attr.pinned = leader && placement == Placement::kPinned;
   return attr;
+}
+
+// perf_event_open of `attr` on `target`: its pid and CPU, or its cgroup on its CPU.
+int OpenOn(const perf_event_attr &attr, const GroupTarget &target, int group_fd) {
+  Kernel &kernel = CurrentKernel();
+  if (!target.cgroup.empty()) {
+    return kernel.PerfEventOpenCgroup(attr, target.cgroup, target.cpu, group_fd);
+  }
+  return kernel.PerfEventOpen(attr, target.pid, target.cpu, group_fd);
 }
 
 // Whether `attr`, opened alone and disabled on `target`, opens.
@@ -71,7 +81,7 @@ bool OpensAlone(perf_event_attr attr, const GroupTarget &target) {
   attr.disabled = 1;
   attr.pinned = 0;
   Kernel &kernel = CurrentKernel();
-  const int fd = kernel.PerfEventOpen(attr, target.pid, target.cpu, -1);
+  const int fd = OpenOn(attr, target, -1);
   if (fd < 0) return false;
   kernel.Close(fd);
   return true;
@@ -80,10 +90,11 @@ bool OpensAlone(perf_event_attr attr, const GroupTarget &target) {
 // Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
 // privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
 // the event alone fails as asked and opens with nothing excluded.
-Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool leader, int err) {
+Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool leader,
+                   Placement placement, int err) {
   const std::string what = "cannot open event " + event.name + " (counter " +
                            std::to_string(event.counter) + ") on " + target.description;
-  perf_event_attr attr = GroupAttr(event, target, leader);
+  perf_event_attr attr = GroupAttr(event, target, leader, placement);
   if (err == EINVAL && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv) &&
       !OpensAlone(attr, target)) {
     attr.exclude_user = attr.exclude_kernel = attr.exclude_hv = 0;
@@ -128,6 +139,7 @@ CounterGroup::CounterGroup(CounterGroup &&other) noexcept
       page_reads_(other.page_reads_),
       page_fallbacks_(other.page_fallbacks_),
       read_size_(other.read_size_),
+      placement_(other.placement_),
       description_(std::move(other.description_)) {
   other.fds_.clear();
   other.pages_.clear();
@@ -144,12 +156,14 @@ CounterGroup &CounterGroup::operator=(CounterGroup &&other) noexcept {
     page_reads_ = other.page_reads_;
     page_fallbacks_ = other.page_fallbacks_;
     read_size_ = other.read_size_;
+    placement_ = other.placement_;
     description_ = std::move(other.description_);
   }
   return *this;
 }
 
-Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
+Status CounterGroup::Open(const Program &program, const GroupTarget &target, Placement placement) {
+  placement_ = placement;
   for (int attempt = 1;; ++attempt) {
     size_t failed = 0;
     const int err = OpenOnce(program, target, &failed);
@@ -169,7 +183,7 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target) {
     // the kernel then refuses the next member with EINVAL: open anew. A member the kernel
     // refuses for good fails every attempt, and then says why.
     if (err == EINVAL && failed > 0 && target.inherit && !last) continue;
-    return OpenFailure(program.events()[failed], target, failed == 0, err);
+    return OpenFailure(program.events()[failed], target, failed == 0, placement_, err);
   }
   MapPages(program, target);
   return Status::Ok();
@@ -184,11 +198,10 @@ bool CounterGroup::WholeOnEveryCopy(const GroupTarget &target) const {
 int CounterGroup::OpenOnce(const Program &program, const GroupTarget &target, size_t *failed) {
   Close();
   description_ = target.description;
-  Kernel &kernel = CurrentKernel();
   for (const ProgrammedEvent &event : program.events()) {
     const bool leader = fds_.empty();
-    const int fd = kernel.PerfEventOpen(GroupAttr(event, target, leader), target.pid, target.cpu,
-                                        leader ? -1 : fds_[0]);
+    const int fd =
+        OpenOn(GroupAttr(event, target, leader, placement_), target, leader ? -1 : fds_[0]);
     if (fd < 0) {
       *failed = fds_.size();
       Close();

@@ -42,8 +42,15 @@ struct GroupTarget {
   // A thread found by listing a process: if it exits before it is opened it is
   // simply no longer a target, not a failure of the whole set.
   bool may_vanish = false;
+  // A cgroup v2 directory: every task in it, on `cpu` (>= 0); `pid` is then ignored.
+  std::string cgroup;
   std::string description;  // "CPU 3", "thread 1234": for messages
 };
+
+// Whether the kernel must keep a group on the counters all the time (pinned: it counts every
+// moment or reports that it could not) or may take turns with other groups (rotated: counted
+// part of the time, read with its enabled and running times to scale).
+enum class Placement { kPinned, kRotated };
 
 class CounterGroup {
  public:
@@ -58,7 +65,8 @@ class CounterGroup {
   // stays open and the status names the event and the target. An inherited
   // group is opened anew when a thread the target started meanwhile copied only
   // part of it (WholeOnEveryCopy) or made the kernel refuse a member.
-  Status Open(const Program &program, const GroupTarget &target);
+  Status Open(const Program &program, const GroupTarget &target,
+              Placement placement = Placement::kPinned);
 
   // Whether the kernel can put the whole group on the counters at once. The kernel opens a
   // group of more hardware events than there are counters and says so only when it tries to
@@ -125,6 +133,7 @@ class CounterGroup {
   mutable uint64_t page_reads_ = 0;                  // touched by owner_ only
   mutable uint64_t page_fallbacks_ = 0;
   size_t read_size_ = 0;
+  Placement placement_ = Placement::kPinned;
   std::string description_;
 };
 

@@ -20,6 +20,15 @@ Program Program::ForEncodedEvent(int event_id, const std::string &name,
   return Program().WithEvent(0, event_id, name, attr);
 }
 
+Program Program::ForEncodedEvents(const std::vector<ProgrammedEvent> &events) {
+  Program program;
+  program.events_ = events;
+  for (size_t i = 0; i < program.events_.size(); ++i) {
+    program.events_[i].counter = static_cast<int>(i);
+  }
+  return program;
+}
+
 void Program::ToAix(bool counting, pm_prog_t *out) const {
   memset(out, 0, sizeof *out);
   out->mode = mode_;

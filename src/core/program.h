@@ -41,6 +41,10 @@ class Program {
   static Program ForEncodedEvent(int event_id, const std::string &name,
                                  const perf_event_attr &attr);
 
+  // A program of events their caller already encoded (a counting session's group), each on
+  // the counter of its position, with no AIX mode; opened as ForEncodedEvent's are.
+  static Program ForEncodedEvents(const std::vector<ProgrammedEvent> &events);
+
   // The program as set, with mode.b.count telling whether counting is on.
   void ToAix(bool counting, pm_prog_t *out) const;
 

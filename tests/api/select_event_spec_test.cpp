@@ -49,6 +49,24 @@ TEST(SelectEventSpec, PrivilegeModifiers) {
   EXPECT_EQ(s[3].text, "INST_RETIRED:ANY_P:u");  // printed as written
 }
 
+TEST(SelectEventSpec, HypervisorModifierAsPerfAndLibpfm4WriteIt) {
+  std::vector<EventSpec> s = Parse("cycles:h,cycles:kh,cycles:ukh,x:h=0,y:h=1,msr/tsc/uh,z:uk");
+  ASSERT_EQ(s.size(), 7u);
+  EXPECT_EQ(s[0].name, "cycles");
+  EXPECT_TRUE(s[0].has_mode && !s[0].user && !s[0].kernel && s[0].hypervisor);
+  EXPECT_TRUE(!s[1].user && s[1].kernel && s[1].hypervisor);
+  EXPECT_TRUE(s[2].user && s[2].kernel && s[2].hypervisor);
+  EXPECT_EQ(s[3].name, "x");
+  EXPECT_TRUE(s[3].user && s[3].kernel && !s[3].hypervisor);  // =0 only removes
+  EXPECT_TRUE(!s[4].user && !s[4].kernel && s[4].hypervisor);
+  EXPECT_EQ(s[5].name, "msr/tsc/");
+  EXPECT_TRUE(s[5].user && !s[5].kernel && s[5].hypervisor);
+  EXPECT_TRUE(s[6].user && s[6].kernel && !s[6].hypervisor);  // letters: exactly those
+  std::vector<EventSpec> bad;
+  EXPECT_NE(ParseEventList("a:u=0:k=0:h=0", &bad), "");
+  EXPECT_EQ(Parse("EV:hh")[0].name, "EV:hh");
+}
+
 TEST(SelectEventSpec, ARepeatedLetterIsNotAModifier) {
   // "uu" or "kk" is no privilege modifier (u and k each at most once): it stays in the name, for
   // the catalog to resolve or refuse, instead of quietly counting user or kernel mode.

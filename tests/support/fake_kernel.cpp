@@ -98,6 +98,20 @@ int FakeKernel::PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, i
   return pmapi::RealKernel().PerfEventOpen(attr, pid, cpu, group_fd);
 }
 
+int FakeKernel::PerfEventOpenCgroup(const perf_event_attr &attr, const std::string &cgroup_dir,
+                                    int cpu, int group_fd) {
+  if (int err = Check(Op::kPerfEventOpen, "")) return -err;
+  std::function<int(const perf_event_attr &)> hook;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hook = open_hook_;
+  }
+  if (hook) {
+    if (int err = hook(attr)) return -err;
+  }
+  return pmapi::RealKernel().PerfEventOpenCgroup(attr, cgroup_dir, cpu, group_fd);
+}
+
 int FakeKernel::Ioctl(int fd, unsigned long request, unsigned long arg) {
   if (int err = Check(Op::kIoctl, "")) return -err;
   return pmapi::RealKernel().Ioctl(fd, request, arg);

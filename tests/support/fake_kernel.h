@@ -58,6 +58,9 @@ class FakeKernel : public pmapi::Kernel {
   int Calls(Op op) const;
 
   int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override;
+  // Failed as PerfEventOpen is (FailWith(kPerfEventOpen), the hook), and counted as one.
+  int PerfEventOpenCgroup(const perf_event_attr &attr, const std::string &cgroup_dir, int cpu,
+                          int group_fd) override;
   int Ioctl(int fd, unsigned long request, unsigned long arg) override;
   ssize_t Read(int fd, void *buf, size_t size) override;
   int Close(int fd) override;

@@ -1,0 +1,245 @@
+// The counting session's open when the kernel or the machine says no, through the kernel
+// seam: descriptors running out before or during the opens, hardware events that do not fit
+// the counters (refused, split into groups that take turns, scaled). Never a silent zero, never
+// a descriptor left open.
+#include <errno.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/counting_session.h"
+#include "core/hardware_groups.h"
+#include "support/counting.h"
+#include "support/fake_kernel.h"
+
+using namespace pmapi;
+using namespace pmapi_test;
+
+namespace {
+
+SessionEvent Software(uint64_t config, const std::string &name) {
+  SessionEvent event;
+  event.name = name;
+  event.attr.size = sizeof(perf_event_attr);
+  event.attr.type = PERF_TYPE_SOFTWARE;
+  event.attr.config = config;
+  event.attr.exclude_hv = 1;
+  event.kind = KindOf(event.attr);
+  return event;
+}
+
+SessionEvent Hardware(uint64_t config, const std::string &name) {
+  SessionEvent event = Software(0, name);
+  event.attr.type = PERF_TYPE_HARDWARE;
+  event.attr.config = config;
+  event.kind = KindOf(event.attr);
+  return event;
+}
+
+std::vector<SessionEvent> SoftwareEvents(size_t n) {
+  std::vector<SessionEvent> events;
+  for (size_t i = 0; i < n; ++i) {
+    events.push_back(Software(PERF_COUNT_SW_TASK_CLOCK, "task-clock#" + std::to_string(i)));
+  }
+  return events;
+}
+
+std::vector<SessionTarget> CallingThread() { return {SessionTarget()}; }
+
+TEST(SessionFaults, DescriptorsRunningOutMidOpenLeaveNothingOpenAndSayUlimit) {
+  const int before = CountPerfDescriptors();
+  InstalledKernel kernel;
+  int opens = 0;
+  kernel.SetPerfEventOpenHook([&](const perf_event_attr &) { return ++opens > 7 ? EMFILE : 0; });
+  CountingSession session;
+  const Status status = session.Open(SoftwareEvents(20), CallingThread());
+  EXPECT_EQ(status.code(), Pmapi_TooManyFiles);
+  EXPECT_NE(status.detail().find("ulimit -n"), std::string::npos) << status.detail();
+  EXPECT_NE(status.detail().find("needs 20 file descriptors"), std::string::npos)
+      << status.detail();
+  EXPECT_FALSE(session.is_open());
+  EXPECT_EQ(session.descriptors(), 0u);
+  EXPECT_EQ(CountPerfDescriptors(), before) << "every descriptor opened was closed";
+}
+
+TEST(SessionFaults, TooFewDescriptorsForTheSessionAreFoundBeforeAnyOpen) {
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+  rlimit low = saved;
+  low.rlim_cur = 64;
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  InstalledKernel kernel;
+  CountingSession session;
+  const Status status = session.Open(SoftwareEvents(200), CallingThread());
+  setrlimit(RLIMIT_NOFILE, &saved);
+  EXPECT_EQ(status.code(), Pmapi_TooManyFiles);
+  EXPECT_NE(status.detail().find("ulimit -n is 64"), std::string::npos) << status.detail();
+  EXPECT_NE(status.detail().find("needs 200 file descriptors"), std::string::npos);
+  EXPECT_EQ(kernel.Calls(FakeKernel::Op::kPerfEventOpen), 0) << "nothing tried";
+}
+
+TEST(SessionFaults, EverySoftwareEventHasADescriptorOfItsOwn) {
+  const int before = CountPerfDescriptors();
+  CountingSession session;
+  ASSERT_TRUE(session.Open(SoftwareEvents(40), CallingThread()).ok());
+  EXPECT_EQ(CountPerfDescriptors(), before + 40);
+  EXPECT_EQ(session.GroupOf(0), -1);
+  ASSERT_TRUE(session.Enable().ok());
+  ASSERT_TRUE(session.Disable().ok());
+  std::vector<SessionCount> counts(40);
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts.data(), 40).ok());
+  for (const SessionCount &count : counts) {
+    EXPECT_FALSE(count.scaled);
+    EXPECT_EQ(count.enabled, count.running);
+  }
+  session.Close();
+  EXPECT_EQ(CountPerfDescriptors(), before);
+}
+
+// A machine with `counters` hardware counters, simulated over software events: a hardware event
+// opens as task-clock; a pinned group holding more hardware events than counters reads 0 bytes
+// (the kernel could not schedule it); a group allowed to rotate runs half the time it is
+// enabled.
+class CountersKernel : public InstalledKernel {
+ public:
+  explicit CountersKernel(int counters) : counters_(counters) {}
+
+  int PerfEventOpen(const perf_event_attr &attr, pid_t pid, int cpu, int group_fd) override {
+    perf_event_attr opened = attr;
+    const bool hardware = attr.type == PERF_TYPE_HARDWARE;
+    if (hardware) {
+      opened.type = PERF_TYPE_SOFTWARE;
+      opened.config = PERF_COUNT_SW_TASK_CLOCK;
+    }
+    const int fd = FakeKernel::PerfEventOpen(opened, pid, cpu, group_fd);
+    if (fd < 0) return fd;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const int leader = group_fd < 0 ? fd : group_fd;
+    if (group_fd < 0) groups_[fd] = Group{attr.pinned != 0, 0};
+    if (hardware) ++groups_[leader].hardware;
+    leader_of_[fd] = leader;
+    return fd;
+  }
+
+  ssize_t Read(int fd, void *buf, size_t size) override {
+    Group group;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto found = groups_.find(fd);
+      if (found == groups_.end()) return FakeKernel::Read(fd, buf, size);
+      group = found->second;
+    }
+    if (group.pinned && group.hardware > counters_) return 0;
+    const ssize_t n = FakeKernel::Read(fd, buf, size);
+    if (n > 0 && !group.pinned && group.hardware > 0) {
+      uint64_t *words = static_cast<uint64_t *>(buf);
+      words[2] = words[1] / 2;  // time_running: half of time_enabled
+    }
+    return n;
+  }
+
+  int Close(int fd) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      groups_.erase(fd);
+      leader_of_.erase(fd);
+    }
+    return FakeKernel::Close(fd);
+  }
+
+ private:
+  struct Group {
+    bool pinned = true;
+    int hardware = 0;
+  };
+  const int counters_;
+  std::mutex mutex_;
+  std::map<int, Group> groups_;
+  std::map<int, int> leader_of_;
+};
+
+TEST(SessionFaults, HardwareEventThatFitsNoCounterIsRefusedNotSilent) {
+  const int before = CountPerfDescriptors();
+  CountersKernel kernel(0);
+  CountingSession session;
+  std::vector<SessionEvent> events = SoftwareEvents(3);
+  events.push_back(Hardware(PERF_COUNT_HW_CPU_CYCLES, "cycles"));
+  const Status status = session.Open(events, CallingThread());
+  EXPECT_EQ(status.code(), Pmapi_NotSchedulable);
+  EXPECT_NE(status.detail().find("cycles does not fit the counters"), std::string::npos)
+      << status.detail();
+  EXPECT_EQ(CountPerfDescriptors(), before);
+}
+
+TEST(SessionFaults, HardwareEventsThatFitTogetherArePinnedInOneGroup) {
+  CountersKernel kernel(4);
+  CountingSession session;
+  std::vector<SessionEvent> events = {Hardware(PERF_COUNT_HW_CPU_CYCLES, "cycles"),
+                                      Software(PERF_COUNT_SW_PAGE_FAULTS, "page-faults"),
+                                      Hardware(PERF_COUNT_HW_INSTRUCTIONS, "instructions")};
+  ASSERT_TRUE(session.Open(events, CallingThread()).ok());
+  EXPECT_EQ(session.GroupOf(0), 0);
+  EXPECT_EQ(session.GroupOf(1), -1);
+  EXPECT_EQ(session.GroupOf(2), 0);
+  ASSERT_TRUE(session.Enable().ok());
+  CallGetppid(1000);
+  ASSERT_TRUE(session.Disable().ok());
+  SessionCount counts[3];
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts, 3).ok());
+  EXPECT_FALSE(counts[0].scaled);
+  EXPECT_EQ(counts[0].value, counts[0].raw);
+  EXPECT_GT(counts[0].raw, 0u);
+}
+
+TEST(SessionFaults, HardwareEventsThatDoNotFitTakeTurnsAndAreScaled) {
+  CountersKernel kernel(2);
+  CountingSession session;
+  std::vector<SessionEvent> events = {Hardware(PERF_COUNT_HW_CPU_CYCLES, "cycles"),
+                                      Hardware(PERF_COUNT_HW_INSTRUCTIONS, "instructions"),
+                                      Hardware(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches")};
+  ASSERT_TRUE(session.Open(events, CallingThread()).ok());
+  EXPECT_EQ(session.GroupOf(0), 0);
+  EXPECT_EQ(session.GroupOf(1), 1);
+  EXPECT_EQ(session.GroupOf(2), 1);
+  ASSERT_TRUE(session.Enable().ok());
+  CallGetppid(1000);
+  ASSERT_TRUE(session.Disable().ok());
+  SessionCount counts[3];
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts, 3).ok());
+  for (const SessionCount &count : counts) {
+    EXPECT_TRUE(count.scaled);
+    EXPECT_EQ(count.running, count.enabled / 2);
+    EXPECT_EQ(count.value, static_cast<uint64_t>(static_cast<unsigned __int128>(count.raw) *
+                                                 count.enabled / count.running));
+  }
+}
+
+TEST(SessionFaults, ResetStartsCountsAndTimesAgain) {
+  CountingSession session;
+  std::vector<SessionEvent> events = {Software(PERF_COUNT_SW_TASK_CLOCK, "task-clock")};
+  ASSERT_TRUE(session.Open(events, CallingThread()).ok());
+  ASSERT_TRUE(session.Enable().ok());
+  CallGetppid(1000);
+  ASSERT_TRUE(session.Disable().ok());
+  ASSERT_TRUE(session.Reset().ok());
+  SessionCount count;
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, &count, 1).ok());
+  EXPECT_EQ(count.raw, 0u);
+  EXPECT_EQ(count.enabled, 0u);
+}
+
+TEST(SessionFaults, AVanishedThreadIsAnErrorNamingIt) {
+  CountingSession session;
+  SessionTarget target;
+  target.kind = SessionTarget::Kind::kThread;
+  target.pid = 0x3ffffff0;  // beyond any pid_max
+  const Status status = session.Open(SoftwareEvents(2), {target});
+  EXPECT_EQ(status.code(), Pmapi_NoSuchThread) << status.detail();
+  EXPECT_FALSE(session.is_open());
+}
+
+}  // namespace
