@@ -196,6 +196,31 @@ static void init_twice(void) {
   hpmTerminate(0);
 }
 
+/* Eight threads call hpmInit at once, then each counts 100 calls in a section of its own: one
+ * run wins, the other seven calls are init_twice, and every thread's section is in the report. */
+enum { kRacers = 8 };
+static pthread_barrier_t race_barrier;
+
+static void *init_racer(void *arg) {
+  int id = (int)(long)arg;
+  pthread_barrier_wait(&race_barrier);
+  hpmInit(0, "init_race");
+  hpmStart(id + 1, "racer");
+  getppid_calls(100);
+  hpmStop(id + 1);
+  return NULL;
+}
+
+static void init_race(void) {
+  pthread_t t[kRacers];
+  long i;
+  pthread_barrier_init(&race_barrier, NULL, kRacers);
+  for (i = 0; i < kRacers; ++i) EXPECT(pthread_create(&t[i], NULL, init_racer, (void *)i) == 0);
+  for (i = 0; i < kRacers; ++i) pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&race_barrier);
+  hpmTerminate(0);
+}
+
 /* A recursive routine starting its own section: counted once. */
 static void started_twice(void) {
   hpmInit(0, "started_twice");
@@ -284,6 +309,7 @@ int main(int argc, char **argv) {
       {"terminate_twice", terminate_twice},
       {"before_init", before_init},
       {"init_twice", init_twice},
+      {"init_race", init_race},
       {"started_twice", started_twice},
       {"open_at_terminate", open_at_terminate},
       {"fork_child", fork_child},
