@@ -17,7 +17,8 @@
  *
  * pm_get_setting(name, &value)
  *   Stores in *value the value in force: the text of a string setting ("" when unset), "1" or
- *   "0" for a switch. The string stays valid until the process exits.
+ *   "0" for a switch. The string stays valid until the process exits (the library keeps each
+ *   distinct value once: memory grows with the values set, not with the number of calls).
  *   Returns 0, or Pmapi_InvalidArg when an argument is NULL or `name` is not a setting.
  *
  * Both are safe to call from any thread, before or after pm_initialize. */

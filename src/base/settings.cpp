@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <atomic>
-#include <memory>
 #include <mutex>
 
 #include "pmapi.h"
@@ -64,11 +63,23 @@ Settings FromEnvironment() {
   return settings;
 }
 
+bool SameSettings(const Settings &a, const Settings &b) {
+  return a.events_dir == b.events_dir && a.groups_dir == b.groups_dir &&
+         a.list_tracepoints == b.list_tracepoints && a.no_cache == b.no_cache &&
+         a.no_fork_counter == b.no_fork_counter &&
+         a.no_tracepoint_anchors == b.no_tracepoint_anchors &&
+         a.no_userspace_read == b.no_userspace_read && a.mpi_events == b.mpi_events &&
+         a.mpi_output == b.mpi_output && a.runtime_dir == b.runtime_dir &&
+         a.temp_dir == b.temp_dir && a.libpfm_variables == b.libpfm_variables;
+}
+
 // A published value never changes and is never freed, so that a reader holds it without a
-// lock; each one keeps the one it replaced reachable (a handful per process).
+// lock and a reference or string it got stays valid until exit. A change that gives a value
+// published before publishes that one again: the store holds each distinct value once, however
+// often a program switches between them.
 struct Published {
   Settings settings;
-  const Published *replaced;
+  const Published *older;  // the store, newest first; the environment's value is the oldest
 };
 
 const Published &FromTheEnvironment() {
@@ -76,7 +87,8 @@ const Published &FromTheEnvironment() {
   return *read;
 }
 
-std::mutex g_change_mutex;  // one change at a time; readers never take it
+std::mutex g_change_mutex;            // one change at a time; readers never take it
+const Published *g_newest = nullptr;  // the store's newest value (g_change_mutex)
 std::atomic<const Published *> g_changed{nullptr};
 
 const Published &InForce() {
@@ -86,10 +98,17 @@ const Published &InForce() {
 
 void Publish(const std::function<void(Settings *)> &change) {
   std::lock_guard<std::mutex> lock(g_change_mutex);
-  const Published &now = InForce();
-  std::unique_ptr<Published> next(new Published{now.settings, &now});
-  change(&next->settings);
-  g_changed.store(next.release(), std::memory_order_release);
+  Settings next = InForce().settings;
+  change(&next);
+  if (!g_newest) g_newest = &FromTheEnvironment();
+  for (const Published *stored = g_newest; stored; stored = stored->older) {
+    if (SameSettings(stored->settings, next)) {
+      g_changed.store(stored, std::memory_order_release);
+      return;
+    }
+  }
+  g_newest = new Published{std::move(next), g_newest};
+  g_changed.store(g_newest, std::memory_order_release);
 }
 
 Status NotASetting(const char *name) {
@@ -125,6 +144,16 @@ Status SettingText(const char *name, const char **text) {
 }
 
 void ChangeSettings(const std::function<void(Settings *)> &change) { Publish(change); }
+
+size_t StoredSettingsValues() {
+  std::lock_guard<std::mutex> lock(g_change_mutex);
+  size_t values = 0;
+  for (const Published *stored = g_newest ? g_newest : &FromTheEnvironment(); stored;
+       stored = stored->older) {
+    ++values;
+  }
+  return values;
+}
 
 void RestoreSettingsFromEnvironment() {
   Publish([](Settings *settings) { *settings = FromTheEnvironment().settings; });

@@ -3,8 +3,9 @@
 // setenv, which races other threads and leaks into children. docs/settings.md is their table.
 #pragma once
 
-#include <functional>
+#include <stddef.h>
 
+#include <functional>
 #include <string>
 
 #include "base/status.h"
@@ -22,6 +23,7 @@ constexpr const char kNoUserSpaceReadVariable[] = "PMAPI_NO_USERSPACE_READ";
 constexpr const char kMpiEventsVariable[] = "PMAPI_MPI_EVENTS";
 constexpr const char kMpiOutputVariable[] = "PMAPI_MPI_OUTPUT";
 
+// A field added here is compared in settings.cpp's SameSettings too.
 struct Settings {
   // The catalog's, used when it is built (the process's first pm_initialize).
   std::string events_dir;        // PMAPI_EVENTS_DIR: a directory of site event tables
@@ -43,7 +45,8 @@ struct Settings {
 
 // The settings in force. The first call reads the environment; later ones take no lock and
 // allocate nothing (safe in a forked child and in a signal handler). The reference stays valid
-// until exit: a change publishes a new value instead of writing into this one.
+// until exit: a change publishes another value instead of writing into this one, and values
+// are kept once each (a program switching a setting on and off keeps two, not one per call).
 const Settings &CurrentSettings();
 
 // Sets the setting the variable `name` names (the table of settings.cpp) as if the environment
@@ -58,6 +61,10 @@ Status SettingText(const char *name, const char **text);
 
 // For tests: applies `change` to a copy of the settings in force and publishes it.
 void ChangeSettings(const std::function<void(Settings *)> &change);
+
+// For tests: how many distinct values of the settings the process has kept (the
+// environment's included).
+size_t StoredSettingsValues();
 
 // For tests: puts back every setting the environment held when it was read.
 void RestoreSettingsFromEnvironment();

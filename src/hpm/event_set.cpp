@@ -68,6 +68,7 @@ bool Resolve(const std::string &request, EventSet *out, std::string *why) {
 
 bool Program(EventSet *set, std::string *why) {
   int rc = pm_set_program_mythread(&set->prog);
+  set->programmed_here = rc == 0;
   if (rc == Pmapi_ProgExists) {
     // The thread is already programmed (the host uses pm_*_mythread itself,
     // or a second run reuses an inherited context): count with what it has.

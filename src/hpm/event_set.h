@@ -17,6 +17,9 @@ struct EventSet {
   std::string description;         // "group pm_sw_basic (100)" or "events a,b"
   std::string source;              // "HPM_EVENT_SET", "libHPMevents" or "defaults"
   int group_id = -1;               // the group's id when the set is a group, else -1
+  // The calling thread was programmed here, not found programmed already (by the host, or by
+  // an inherited context): what a run that is given up must undo.
+  bool programmed_here = false;
   // The group's derived metrics (pmapi_metrics.h; the library's storage), and how many of
   // the counters above hold the members their formulas read. None for an event list.
   const pm_metric_t *metrics = nullptr;

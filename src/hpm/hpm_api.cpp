@@ -54,6 +54,20 @@ void AfterForkInChild() {
   ForgetWhatWasTold();
 }
 
+// Threads calling hpmInit at once each build a run: the first to publish wins, and every
+// other counts as hpmInit called twice. A run that lost was never seen by another thread, so it
+// is undone and freed here; the winner is read inside a RunUse, since it may be terminating.
+void Publish(Run *run, const char *file, int line) {
+  {
+    RunUse use;
+    Run *winner = nullptr;
+    if (g_run.compare_exchange_strong(winner, run, std::memory_order_seq_cst)) return;
+    Report(Misuse::kInitTwice, &winner->misuse, file, line, -1);
+  }
+  if (run->events.programmed_here) pm_delete_program_mythread();
+  delete run;
+}
+
 void WatchForks() {
   static const bool registered = pthread_atfork(nullptr, nullptr, &AfterForkInChild) == 0;
   if (!registered) fputs("libhpm: pthread_atfork failed: a forked child counts nothing\n", stderr);
@@ -98,7 +112,7 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
   }
   run->counting = ChooseAndProgram(&run->events);
   run->init_ns = NowNs();
-  g_run.store(run, std::memory_order_release);
+  Publish(run, file, line);
 }
 
 void Terminate(const char *file, int line) {

@@ -121,6 +121,34 @@ TEST(settings, AValueGotStaysValidAfterAChange) {
   ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", nullptr), 0);
 }
 
+TEST(settings, AValueGotStaysValidWhileTheSettingGoesBackAndForth) {
+  ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", "/first"), 0);
+  const char *first = nullptr;
+  ASSERT_EQ(pm_get_setting("PMAPI_EVENTS_DIR", &first), 0);
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", "/second"), 0);
+    ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", "/first"), 0);
+  }
+  ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", "/second"), 0);
+  EXPECT_STREQ(first, "/first");
+  EXPECT_EQ(Setting("PMAPI_EVENTS_DIR"), "/second");
+  ASSERT_EQ(pm_set_setting("PMAPI_EVENTS_DIR", nullptr), 0);
+}
+
+// A program that switches user-space reads off around its measurements: each value is kept
+// once, however many calls switch between them.
+TEST(settings, AMillionTogglesKeepEachValueOnce) {
+  ASSERT_EQ(pm_set_setting("PMAPI_NO_USERSPACE_READ", nullptr), 0);
+  const size_t before = pmapi::StoredSettingsValues();
+  for (int call = 0; call < 1000000; ++call) {
+    ASSERT_EQ(pm_set_setting("PMAPI_NO_USERSPACE_READ", call % 2 ? "0" : "1"), 0);
+  }
+  EXPECT_EQ(Setting("PMAPI_NO_USERSPACE_READ"), "0");
+  EXPECT_LE(pmapi::StoredSettingsValues(), before + 1) << "the switch on is the one new value";
+  ASSERT_EQ(pm_set_setting("PMAPI_NO_USERSPACE_READ", nullptr), 0);
+  EXPECT_LE(pmapi::StoredSettingsValues(), before + 1);
+}
+
 TEST(settings, BadArgumentsSayWhat) {
   EXPECT_EQ(pm_set_setting("PMAPI_NO_SUCH_THING", "1"), Pmapi_InvalidArg);
   const std::string message = pm_strerror("pm_set_setting", Pmapi_InvalidArg);

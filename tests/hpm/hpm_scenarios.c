@@ -7,6 +7,7 @@
  *   hpm_scenarios group NAME    prints group NAME's number and members
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <libhpm.h>
 #include <pmapi.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void getppid_calls(int n) {
@@ -196,6 +198,72 @@ static void init_twice(void) {
   hpmTerminate(0);
 }
 
+/* Eight threads call hpmInit at once, then each counts 100 calls in a section of its own: one
+ * run wins, the other seven calls are init_twice, and every thread's section is in the report.
+ * hpmInit programs the calling thread after it has checked that no run is in progress and
+ * before it publishes its own: this program's pm_set_program_mythread (which libhpm calls
+ * instead of libpmapi's) holds each racer there until all eight have come, so that every one
+ * has passed the check and they all publish at once. */
+enum { kRacers = 8 };
+static pthread_barrier_t race_barrier;
+static int (*real_set_program_mythread)(pm_prog_t *);
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_opened = PTHREAD_COND_INITIALIZER;
+static int gate_closed; /* init_race: racers wait in pm_set_program_mythread */
+static int gate_arrived;
+static _Thread_local int gate_passed;
+
+/* Waits for the other racers; gives up after 30 s (an hpmInit that programs nothing), which
+ * the report's checks then show. */
+static void wait_at_gate(void) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 30;
+  pthread_mutex_lock(&gate_lock);
+  if (++gate_arrived == kRacers) pthread_cond_broadcast(&gate_opened);
+  while (gate_arrived < kRacers) {
+    if (pthread_cond_timedwait(&gate_opened, &gate_lock, &until) != 0) {
+      fprintf(stderr, "init_race: only %d of %d racers reached the gate\n", gate_arrived, kRacers);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&gate_lock);
+}
+
+int pm_set_program_mythread(pm_prog_t *prog) {
+  int closed;
+  pthread_mutex_lock(&gate_lock);
+  closed = gate_closed;
+  pthread_mutex_unlock(&gate_lock);
+  if (closed && !gate_passed) {
+    gate_passed = 1;
+    wait_at_gate();
+  }
+  return real_set_program_mythread(prog);
+}
+
+static void *init_racer(void *arg) {
+  int id = (int)(long)arg;
+  pthread_barrier_wait(&race_barrier);
+  hpmInit(0, "init_race");
+  hpmStart(id + 1, "racer");
+  getppid_calls(100);
+  hpmStop(id + 1);
+  return NULL;
+}
+
+static void init_race(void) {
+  pthread_t t[kRacers];
+  long i;
+  pthread_barrier_init(&race_barrier, NULL, kRacers);
+  gate_closed = 1;
+  for (i = 0; i < kRacers; ++i) EXPECT(pthread_create(&t[i], NULL, init_racer, (void *)i) == 0);
+  for (i = 0; i < kRacers; ++i) pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&race_barrier);
+  EXPECT(gate_arrived == kRacers);
+  hpmTerminate(0);
+}
+
 /* A recursive routine starting its own section: counted once. */
 static void started_twice(void) {
   hpmInit(0, "started_twice");
@@ -284,11 +352,18 @@ int main(int argc, char **argv) {
       {"terminate_twice", terminate_twice},
       {"before_init", before_init},
       {"init_twice", init_twice},
+      {"init_race", init_race},
       {"started_twice", started_twice},
       {"open_at_terminate", open_at_terminate},
       {"fork_child", fork_child},
   };
   size_t i;
+  /* POSIX's way to a function pointer from dlsym, which ISO C does not convert. */
+  *(void **)&real_set_program_mythread = dlsym(RTLD_NEXT, "pm_set_program_mythread");
+  if (!real_set_program_mythread) {
+    fprintf(stderr, "pm_set_program_mythread not found after this program: %s\n", dlerror());
+    return 1;
+  }
   if (argc == 3 && strcmp(argv[1], "group") == 0) return print_group(argv[2]);
   if (argc != 2) {
     fprintf(stderr, "usage: %s SCENARIO | group NAME\n", argv[0]);

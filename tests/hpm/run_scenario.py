@@ -279,6 +279,14 @@ def case(name, program, helper):
         bad_use(report, "init_twice", 1)
         expect(report["program"] == "init_twice", "the first hpmInit holds")
         expect(counts(report, 1) == (1, 10, 10), "section 1")
+    elif name == "init_race":
+        report, _, stderr = run(program, [name], env)
+        message_once(stderr, "hpmInit called again")
+        bad_use(report, "init_twice", 7)
+        ids = sorted(s["id"] for s in report["sections"])
+        expect(ids == list(range(1, 9)), f"every racer's section in the one run: {ids}")
+        for sid in ids:
+            expect(counts(report, sid) == (1, 100, 100), f"section {sid}: {counts(report, sid)}")
     elif name == "started_twice":
         report, _, stderr = run(program, [name], env)
         message_once(stderr, "open already")
