@@ -61,12 +61,6 @@ const CatalogEvent *FindListedEvent(const std::string &name, bool numbers_are_id
     if (name == alias.perf_name) return catalog.FindName(alias.catalog_name);
   }
   if (const CatalogEvent *event = catalog.FindName(CatalogSpelling(name))) return event;
-  // POWER's events are listed under their AIX names: "power9::PM_RUN_CYC" is PM_RUN_CYC.
-  const size_t sep = name.find("::");
-  if (sep != std::string::npos) {
-    const CatalogEvent *event = catalog.FindName(name.substr(sep + 2));
-    if (event && event->source == EventSource::kPfm && event->encoding == name) return event;
-  }
   // A bare libpfm4 name ("RETIRED_INSTRUCTIONS"): try each PMU, as libpfm4 would.
   if (name.find("::") == std::string::npos && name.find_first_of(":/") == std::string::npos) {
     for (const std::string &pmu : PfmPmus()) {
