@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -118,6 +119,31 @@ TEST_F(UserSpaceReadHardware, WithPerfUserAccessReadsMakeNoSystemCallAndAgreeWit
     EXPECT_GT(from_read.accu[counter], from_page.accu[counter]) << counter;
     EXPECT_LT(from_read.accu[counter], from_page.accu[counter] + 2000) << counter;
   }
+}
+
+// What POWER's perf page offers user space for a counting PM_INST_CMPL: no rdpmc capability, so
+// the library reads with read(2) there (it builds user-space reads for x86 and aarch64 only).
+TEST_F(UserSpaceReadHardware, PowersPerfPageOffersNoUserSpaceCounter) {
+  if (!kPower) GTEST_SKIP() << "POWER's perf page";
+  perf_event_attr attr = {};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_RAW;
+  attr.config = 0x2;  // PM_INST_CMPL
+  attr.exclude_kernel = 1;
+  const int fd =
+      static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  ASSERT_GE(fd, 0);
+  void *page =
+      mmap(nullptr, static_cast<size_t>(sysconf(_SC_PAGESIZE)), PROT_READ, MAP_SHARED, fd, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  Loop(kShortLoop);
+  const auto *header = static_cast<const perf_event_mmap_page *>(page);
+  printf("POWER perf page: cap_user_rdpmc %u, index %u, pmc_width %u\n",
+         static_cast<unsigned>(header->cap_user_rdpmc), header->index,
+         static_cast<unsigned>(header->pmc_width));
+  EXPECT_EQ(header->cap_user_rdpmc, 0u);
+  munmap(page, static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  close(fd);
 }
 
 }  // namespace
