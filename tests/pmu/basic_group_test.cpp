@@ -55,34 +55,3 @@ TEST(BasicGroupHardware, CountsTheLoopAndGivesAnIpcOfOne) {
 }
 
 }  // namespace
-
-namespace {
-
-// POWER's own group (groups/power.grp): listed there only, its members POWER's events by their
-// AIX names; the programmable and the fixed counters count the loop exactly.
-TEST(BasicGroupHardware, PowerRunGroupCountsTheLoopOnEveryCounter) {
-  if (!kPower) GTEST_SKIP() << "a POWER group";
-  pm_info2_t info;
-  pm_groups_info_t groups = {};
-  ASSERT_EQ(pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
-                          PM_CURRENT),
-            0);
-  int run = -1;
-  for (int g = 0; g < groups.maxgroups; ++g) {
-    if (std::string(groups.event_groups[g].short_name) == "pm_power_run") {
-      run = groups.event_groups[g].group_id;
-    }
-  }
-  ASSERT_GE(run, 0) << "pm_power_run is not listed";
-  pm_prog_t prog = MakeProgram({run}, PM_USER);
-  prog.mode.b.is_group = 1;
-  ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
-  const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
-  const char *names[] = {"PM_CYC", "PM_INST_CMPL", "PM_RUN_CYC", "PM_RUN_INST_CMPL"};
-  for (int counter = 0; counter < 4; ++counter) {
-    EXPECT_EQ(runs.Difference(counter), kLoopDifference) << names[counter];
-  }
-  pm_delete_program_mythread();
-}
-
-}  // namespace

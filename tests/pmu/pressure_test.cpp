@@ -31,20 +31,21 @@ class PressureHardware : public ::testing::Test {
     const std::string table = PfmTable();
     ASSERT_FALSE(table.empty());
     // ARM: four cycles events (one fits the cycle counter) and four instructions events.
-    // POWER: cycles and instructions on PMC1-4 twice, PMC5's and PMC6's own events, and one
-    // more PM_INST_CMPL, which fits only PMC1-5. Either way any kCounters in a row fit.
+    // POWER: cycles and instructions on PMC1-4 twice, PMC6's PM_RUN_CYC (0x600f4) and PMC5's
+    // PM_RUN_INST_CMPL (0x500fa) by their codes (libpfm4 4.13 does not name them), and one more
+    // PM_INST_CMPL, which fits only PMC1-5. Either way any kCounters in a row fit.
     const std::vector<std::string> names =
-        kPower
-            ? std::vector<std::string>{"PM_CYC", "PM_INST_CMPL", "PM_RUN_CYC",  "PM_RUN_INST_CMPL",
-                                       "PM_CYC", "PM_INST_CMPL", "PM_INST_CMPL"}
-            : std::vector<std::string>{"PM_CYC",
-                                       "PM_INST_CMPL",
-                                       table + "::CPU_CYCLES",
-                                       table + "::INST_RETIRED",
-                                       "armv8_pmuv3/cpu_cycles",
-                                       "armv8_pmuv3/inst_retired",
-                                       "perf::CYCLES",
-                                       "perf::INSTRUCTIONS"};
+        kPower ? std::vector<std::string>{"PM_CYC",           "PM_INST_CMPL", "perf_raw::r600f4",
+                                          "perf_raw::r500fa", "PM_CYC",       "PM_INST_CMPL",
+                                          "PM_INST_CMPL"}
+               : std::vector<std::string>{"PM_CYC",
+                                          "PM_INST_CMPL",
+                                          table + "::CPU_CYCLES",
+                                          table + "::INST_RETIRED",
+                                          "armv8_pmuv3/cpu_cycles",
+                                          "armv8_pmuv3/inst_retired",
+                                          "perf::CYCLES",
+                                          "perf::INSTRUCTIONS"};
     for (int i = 0; i < kTooMany; ++i) ids_[i] = EventId(names[static_cast<size_t>(i)]);
   }
   void TearDown() override {

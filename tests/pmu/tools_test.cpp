@@ -99,7 +99,10 @@ TEST(ToolsHardware, PmcountIntervalsAddUpToTheTotal) {
   EXPECT_GE(intervals, 2) << out;
   EXPECT_EQ(sum, total) << out;
   EXPECT_GE(total, kLoopInstructions) << out;
-  EXPECT_LE(total, kLoopInstructions + kLoopIterations / 50) << out;
+  // On POWER the emulated PMU also counts the kernel's exec and exit of the command: 547,608
+  // more than the loop on POWER9.
+  EXPECT_LE(total, kLoopInstructions + (kPower ? kLoopInstructions / 20 : kLoopIterations / 50))
+      << out;
 }
 
 // -T: two sets rotate every 5 ms; each set's estimate of the instructions is within 2% of the
