@@ -173,6 +173,12 @@ const CatalogEvent *Catalog::FindName(const std::string &name) const {
 Status Catalog::Add(const std::string &encoding, int *id) const {
   if (encoding.empty()) return Status(Pmapi_InvalidArg, "the event string is empty");
   const CatalogEvent *event = FindName(encoding);
+  // POWER's events are listed under their AIX names: "power9::PM_RUN_CYC" is PM_RUN_CYC.
+  const size_t sep = encoding.find("::");
+  if (!event && sep != std::string::npos) {
+    const CatalogEvent *bare = FindName(encoding.substr(sep + 2));
+    if (bare && bare->encoding == encoding) event = bare;
+  }
   if (!event) {
     const int first_id = static_cast<int>(index_->order.positions.size());
     Status status = index_->added.Add(encoding, index_->contents.tracefs_root, first_id, &event);

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <set>
+
 #include "catalog/event_sources.h"
 #include "pmapi.h"
 
@@ -135,10 +137,17 @@ void EnumerateTables(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEv
   }
 }
 
+// POWER's own PMUs (libpfm4's power8, power9, power10) name their events as AIX does
+// (PM_RUN_CYC, PM_INST_CMPL): they are listed under those names, as AIX lists them, but for
+// the names a table event has, which keep libpfm4's "pmu::" prefix.
+bool NamedAsOnAix(const PfmPmu &pmu) { return pmu.is_core && StartsWith(pmu.name, "power"); }
+
 // Every event of every detected libpfm4 PMU, ids from kFirstPfmId; the software events of its
 // "perf" PMU among them. The description of the core PMU becomes pm_info_t.proc_name.
 void EnumeratePfm(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent> *events) {
   const PfmSnapshot &snapshot = scan->pfm;
+  std::set<std::string> table_names;
+  for (const TableRecord &record : scan->records) table_names.insert(record.short_name);
   const ArmPmuEvents &arm = scan->arm;
   std::string *proc_name = &scan->proc_name;
   for (const PfmPmu &pmu : snapshot.pmus) {
@@ -151,10 +160,12 @@ void EnumeratePfm(SourceScan *scan, StatusProbe *probe, std::vector<CatalogEvent
     const PfmPmu &pmu_info = snapshot.pmus[pmu];
     CatalogEvent event;
     event.id = id++;
-    event.short_name = pmu_info.name + "::" + pfm_event.name;
+    event.encoding = pmu_info.name + "::" + pfm_event.name;
+    event.short_name = NamedAsOnAix(pmu_info) && !table_names.count(pfm_event.name)
+                           ? pfm_event.name
+                           : event.encoding;
     event.long_name = pfm_event.name + " (" + pmu_info.desc + ")";
     event.description = pfm_event.desc;
-    event.encoding = event.short_name;
     event.source = EventSource::kPfm;
     if (pmu_info.name != "perf") {
       if (snapshot.pmu_encoded[pmu]) {

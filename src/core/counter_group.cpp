@@ -87,6 +87,49 @@ bool OpensAlone(perf_event_attr attr, const GroupTarget &target) {
   return true;
 }
 
+// Events whose counter a page can expose: the hardware ones. Software events
+// and tracepoints never sit on a machine counter (their page index is 0).
+bool OnAMachineCounter(const perf_event_attr &attr) {
+  return attr.type != PERF_TYPE_SOFTWARE && attr.type != PERF_TYPE_TRACEPOINT &&
+         attr.type != PERF_TYPE_BREAKPOINT;
+}
+
+Status DoNotFit(size_t events, const std::string &description, const std::string &which = "") {
+  return Status(Pmapi_NotSchedulable,
+                {Decimal(events).c_str(), " events do not fit the counters of ",
+                 description.c_str(), " together", which.c_str(),
+                 " (more hardware events than counters, or another user holds "
+                 "some); pm_set_program*_mx multiplexes them"});
+}
+
+// The kernel's generic and raw events all go to the core PMU.
+bool OnTheCorePmu(const perf_event_attr &attr) {
+  return attr.type == PERF_TYPE_HARDWARE || attr.type == PERF_TYPE_HW_CACHE ||
+         attr.type == PERF_TYPE_RAW;
+}
+
+// Whether member `failed` of `program` was refused only for want of a counter. POWER's PMU
+// places every member of a group on a counter when it is opened and refuses one it cannot place
+// with EINVAL (x86 and ARM open it and fail the read instead): a hardware member that opens alone,
+// beside earlier hardware members of its own PMU, was refused for its place, not for itself.
+bool RefusedForACounter(const Program &program, size_t failed, const GroupTarget &target, int err) {
+  if (err != EINVAL || failed == 0) return false;
+  const ProgrammedEvent &event = program.events()[failed];
+  if (!OnAMachineCounter(event.attr) || !OpensAlone(GroupAttr(event, target, false), target)) {
+    return false;
+  }
+  bool beside_hardware = false;
+  for (size_t i = 0; i < failed; ++i) {
+    const perf_event_attr &earlier = program.events()[i].attr;
+    if (!OnAMachineCounter(earlier)) continue;
+    const bool same_pmu =
+        earlier.type == event.attr.type || (OnTheCorePmu(earlier) && OnTheCorePmu(event.attr));
+    if (!same_pmu) return false;  // two PMUs in one group: refused for that
+    beside_hardware = true;
+  }
+  return beside_hardware;
+}
+
 // Why `event` could not be opened on `target`. Some PMUs (msr, most uncore PMUs) count every
 // privilege level or none, and refuse a mode that excludes one with a bare EINVAL: say so when
 // the event alone fails as asked and opens with nothing excluded.
@@ -114,13 +157,6 @@ Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool
                                     "setting its program");
   }
   return StatusFromErrno(err, what);
-}
-
-// Events whose counter a page can expose: the hardware ones. Software events
-// and tracepoints never sit on a machine counter (their page index is 0).
-bool OnAMachineCounter(const perf_event_attr &attr) {
-  return attr.type != PERF_TYPE_SOFTWARE && attr.type != PERF_TYPE_TRACEPOINT &&
-         attr.type != PERF_TYPE_BREAKPOINT;
 }
 
 // The machine reads of perf_page_read.h, through the seam.
@@ -183,6 +219,12 @@ Status CounterGroup::Open(const Program &program, const GroupTarget &target, Pla
     // the kernel then refuses the next member with EINVAL: open anew. A member the kernel
     // refuses for good fails every attempt, and then says why.
     if (err == EINVAL && failed > 0 && target.inherit && !last) continue;
+    if (RefusedForACounter(program, failed, target, err)) {
+      const ProgrammedEvent &event = program.events()[failed];
+      return DoNotFit(program.events().size(), target.description,
+                      ": the PMU has no counter left for " + event.name + " (counter " +
+                          std::to_string(event.counter) + ") beside the events before it");
+    }
     return OpenFailure(program.events()[failed], target, failed == 0, placement_, err);
   }
   MapPages(program, target);
@@ -270,14 +312,6 @@ Status CounterGroup::Control(unsigned long request, const char *what) const {
 }
 
 namespace {
-
-Status DoNotFit(size_t events, const std::string &description) {
-  return Status(
-      Pmapi_NotSchedulable,
-      {Decimal(events).c_str(), " events do not fit the counters of ", description.c_str(),
-       " together (more hardware events than counters, or another user holds "
-       "some); pm_set_program*_mx multiplexes them"});
-}
 
 // Whether the hardware events of `program` fit the counters together, tried on the calling
 // thread: another thread's group is scheduled only when that thread runs, so its own enable

@@ -37,15 +37,19 @@ TEST_F(GroupHardware, MyGroupTotalsEveryThreadsLoop) {
   const std::string what =
       "group totals (_mygroup, " + std::to_string(kThreads) + " threads, user)";
   PrintDifference(what.c_str(), runs, exact);
-  EXPECT_EQ(runs.Difference(0), exact) << "PM_INST_CMPL";
-  EXPECT_EQ(runs.Difference(1), exact) << "PM_CYC";
+  EXPECT_NEAR(runs.Difference(0), exact, KernelSlack(exact)) << "PM_INST_CMPL";
+  EXPECT_NEAR(runs.Difference(1), exact, KernelSlack(exact)) << "PM_CYC";
 }
 
 // The system-wide family counts every CPU; the loop runs pinned to the last CPU, whose own
 // count (pm_get_data_cpu, and pm_get_data_lcpu for the same logical CPU) holds it.
 TEST(SystemHardware, OneCpuCountsTheLoopPinnedToIt) {
   ASSERT_TRUE(Initialize());
-  ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "boot the guest with -smp 2 or more";
+  // The POWER guests boot with one CPU (POWER10 with two soft-locks under -icount): there the
+  // one CPU's count and the machine's are the same thing.
+  if (!kPower) {
+    ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "boot the guest with -smp 2 or more";
+  }
   InOneOrder order;  // on the last CPU
   pm_prog_t prog = MakeProgram({EventId("PM_INST_CMPL")}, PM_USER);
   ASSERT_EQ(pm_set_program(&prog), 0) << pm_strerror("pm_set_program", 0);

@@ -73,6 +73,14 @@ std::string PfmTable() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line)) {
+    // "cpu : POWER9 (architected), altivec supported"
+    if (line.compare(0, 3, "cpu") == 0 && line.find(':') != std::string::npos) {
+      const std::string model = line.substr(line.find(':') + 2);
+      if (model.compare(0, 7, "POWER10") == 0) return "power10";  // -cpu power10
+      if (model.compare(0, 6, "POWER9") == 0) return "power9";    // -cpu power9
+      if (model.compare(0, 6, "POWER8") == 0) return "power8";
+      return "";
+    }
     if (line.compare(0, 8, "CPU part") != 0) continue;
     const unsigned long part = strtoul(line.substr(line.find(':') + 1).c_str(), nullptr, 0);
     switch (part) {
@@ -109,6 +117,7 @@ std::string RunCommand(const std::string &command) {
 }
 
 int CountersAvailable() {
+  if (kPower) return PfmTable().empty() ? 0 : 6;
   // The kernel log line of the armv8_pmuv3 driver; /dev/kmsg is readable by root.
   FILE *log = popen("dmesg", "r");
   if (!log) return 0;

@@ -105,6 +105,7 @@ Overflows Sample(uint64_t event, uint64_t period, uint64_t config1) {
 // checked: the emulator's limit, not the library's). The 64-bit chained counter (config1 bit 0)
 // counts wrongly in the emulation and samples nothing (printed too).
 TEST(OverflowHardware, RawSamplingGivesOneSamplePerPeriodWhereTheInterruptComesInTime) {
+  if (kPower) GTEST_SKIP() << "the emulated POWER PMU raises no overflow interrupt";
   OnLastCpu pinned;
   const struct {
     const char *name;

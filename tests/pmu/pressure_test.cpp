@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "guest_support.h"
 
@@ -17,23 +18,35 @@ using namespace pmu_guest;
 
 namespace {
 
+// The emulated PMU's counters: ARMv8 PMUv3, 6 and the cycle counter; POWER, PMC1-4 and the
+// fixed PMC5 (PM_RUN_INST_CMPL) and PMC6 (PM_RUN_CYC).
+constexpr int kCounters = kPower ? 6 : 7;
+constexpr int kTooMany = kCounters + 1;
+
 class PressureHardware : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(Initialize());
-    ASSERT_EQ(CountersAvailable(), 7) << "the emulated PMUv3: 6 counters and the cycle counter";
+    ASSERT_EQ(CountersAvailable(), kCounters);
     const std::string table = PfmTable();
     ASSERT_FALSE(table.empty());
-    // Four cycles events (one fits the cycle counter) and four instructions events.
-    const std::string names[] = {"PM_CYC",
-                                 "PM_INST_CMPL",
-                                 table + "::CPU_CYCLES",
-                                 table + "::INST_RETIRED",
-                                 "armv8_pmuv3/cpu_cycles",
-                                 "armv8_pmuv3/inst_retired",
-                                 "perf::CYCLES",
-                                 "perf::INSTRUCTIONS"};
-    for (int i = 0; i < 8; ++i) ids_[i] = EventId(names[i]);
+    // ARM: four cycles events (one fits the cycle counter) and four instructions events.
+    // POWER: cycles and instructions on PMC1-4 twice, PMC6's PM_RUN_CYC (0x600f4) and PMC5's
+    // PM_RUN_INST_CMPL (0x500fa) by their codes (libpfm4 4.13 does not name them), and one more
+    // PM_INST_CMPL, which fits only PMC1-5. Either way any kCounters in a row fit.
+    const std::vector<std::string> names =
+        kPower ? std::vector<std::string>{"PM_CYC",           "PM_INST_CMPL", "perf_raw::r600f4",
+                                          "perf_raw::r500fa", "PM_CYC",       "PM_INST_CMPL",
+                                          "PM_INST_CMPL"}
+               : std::vector<std::string>{"PM_CYC",
+                                          "PM_INST_CMPL",
+                                          table + "::CPU_CYCLES",
+                                          table + "::INST_RETIRED",
+                                          "armv8_pmuv3/cpu_cycles",
+                                          "armv8_pmuv3/inst_retired",
+                                          "perf::CYCLES",
+                                          "perf::INSTRUCTIONS"};
+    for (int i = 0; i < kTooMany; ++i) ids_[i] = EventId(names[static_cast<size_t>(i)]);
   }
   void TearDown() override {
     pm_delete_program_mythread();
@@ -45,30 +58,31 @@ class PressureHardware : public ::testing::Test {
     for (int i = 0; i < events; ++i) prog.events[i] = ids_[i];
     return prog;
   }
-  int ids_[8] = {};
+  int ids_[kTooMany] = {};
 };
 
 TEST_F(PressureHardware, MoreEventsThanCountersAreRefusedWhenSet) {
-  pm_prog_t prog = Of(8);
+  pm_prog_t prog = Of(kTooMany);
   const int rc = pm_set_program_mythread(&prog);
   const std::string message = pm_strerror("pm_set_program_mythread", rc);
-  printf("8 hardware events: %s\n", message.c_str());
+  printf("%d hardware events: %s\n", kTooMany, message.c_str());
   ASSERT_EQ(rc, Pmapi_NotSchedulable) << message;
-  EXPECT_NE(message.find("8 events do not fit the counters of thread"), std::string::npos)
+  EXPECT_NE(message.find(std::to_string(kTooMany) + " events do not fit the counters of thread"),
+            std::string::npos)
       << message;
   EXPECT_NE(message.find("more hardware events than counters"), std::string::npos) << message;
   // Nothing is left set: a read says so, and a program that fits is accepted afterwards.
   pm_data_t data;
   EXPECT_NE(pm_get_data_mythread(&data), 0);
-  prog = Of(7);
+  prog = Of(kCounters);
   EXPECT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
 }
 
 TEST_F(PressureHardware, AProgramFillingEveryCounterCountsExactly) {
-  pm_prog_t prog = Of(7);
+  pm_prog_t prog = Of(kCounters);
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
   const LoopRuns runs = RunShortAndLong(MyThread(), Loop);
-  for (int counter = 0; counter < 7; ++counter) {
+  for (int counter = 0; counter < kCounters; ++counter) {
     EXPECT_EQ(runs.Difference(counter), kLoopDifference) << "counter " << counter;
   }
 }
@@ -99,9 +113,10 @@ class IdleChild {
   int gate_ = -1;
 };
 
-// Every family refuses 8 hardware events when the program is set, with the reason, and accepts
-// the 7 that fit. The third-party families' targets are another process, idle meanwhile: their
-// enable would wait for it to run, so the library tries the events on the calling thread.
+// Every family refuses one hardware event more than the counters when the program is set, with
+// the reason, and accepts the ones that fit. The third-party families' targets are another process,
+// idle meanwhile: their enable would wait for it to run, so the library tries the events on the
+// calling thread.
 TEST_F(PressureHardware, EveryFamilyRefusesItWhenSet) {
   IdleChild child;
   const pid_t pid = child.pid();
@@ -123,15 +138,18 @@ TEST_F(PressureHardware, EveryFamilyRefusesItWhenSet) {
        [pid] { return pm_delete_program_pgroup(pid, pid, 0); }},
   };
   for (const auto &f : families) {
-    pm_prog_t prog = Of(8);
+    pm_prog_t prog = Of(kTooMany);
     const int rc = f.set(&prog);
     const std::string message = pm_strerror(f.family, rc);
-    printf("%s, 8 hardware events: %s\n", f.family, message.c_str());
+    printf("%s, %d hardware events: %s\n", f.family, kTooMany, message.c_str());
     EXPECT_EQ(rc, Pmapi_NotSchedulable) << message;
-    EXPECT_NE(message.find("8 events do not fit the counters of "), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(kTooMany) + " events do not fit the counters of "),
+              std::string::npos)
+        << message;
     if (rc == 0) f.remove();
-    prog = Of(7);
-    EXPECT_EQ(f.set(&prog), 0) << f.family << ", 7 events: " << pm_strerror(f.family, 0);
+    prog = Of(kCounters);
+    EXPECT_EQ(f.set(&prog), 0) << f.family << ", " << kCounters
+                               << " events: " << pm_strerror(f.family, 0);
     EXPECT_EQ(f.remove(), 0) << f.family;
   }
 }
@@ -151,14 +169,14 @@ struct MxFamily {
   int (*remove)();
 };
 
-// Two sets of 7 hardware events each, 14 in all on 7 counters: _mx rotates them, and each
-// set's estimate of the loop's instructions (its count scaled by the time all sets counted over
-// its own) is within 2% of the exact total. -icount makes time instructions, so it is close.
+// Two sets of kCounters hardware events each (7 each, 14 in all, on ARM): _mx rotates them, and
+// each set's estimate of the loop's instructions (its count scaled by the time all sets counted
+// over its own) is within 2% of the exact total. -icount makes time instructions, so it is close.
 void ExpectMultiplexedEstimatesWithin2Percent(const MxFamily &family, const int *ids) {
   pm_events_prog_t sets[2];
   for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
-    sets[0][counter] = counter < 7 ? ids[counter] : COUNT_NOTHING;      // PM_INST_CMPL on 1
-    sets[1][counter] = counter < 7 ? ids[counter + 1] : COUNT_NOTHING;  // PM_INST_CMPL on 0
+    sets[0][counter] = counter < kCounters ? ids[counter] : COUNT_NOTHING;      // PM_INST_CMPL on 1
+    sets[1][counter] = counter < kCounters ? ids[counter + 1] : COUNT_NOTHING;  // PM_INST_CMPL on 0
   }
   // The rotator thread (started by this first _mx set, with the caller's CPUs) switches sets on
   // the loop's own CPU: across CPUs each switch waits for an interprocessor interrupt, which the
@@ -212,6 +230,30 @@ TEST_F(PressureHardware, MultiplexedGroupSetsEstimateTheLoopWithin2Percent) {
       {"_mygroup_mx", pm_set_program_mygroup_mx, pm_start_mygroup, pm_stop_mygroup,
        pm_get_data_mygroup_mx, pm_delete_program_mygroup},
       ids_);
+}
+
+// POWER's PMU places PM_INST_CMPL on PMC1-5 only: a set of six copies cannot be placed, and its
+// kernel refuses the sixth at open. The refusal names that event and its counter.
+TEST_F(PressureHardware, AnMxSetOfSixCopiesOfInstructionsSaysWhichDoesNotFit) {
+  if (!kPower) GTEST_SKIP() << "POWER's placement rule (PM_INST_CMPL on PMC1-5 only)";
+  pm_events_prog_t sets[2];
+  for (int counter = 0; counter < MAX_COUNTERS; ++counter) {
+    sets[0][counter] = counter < 6 ? ids_[1] : COUNT_NOTHING;
+    sets[1][counter] = counter < 2 ? ids_[counter] : COUNT_NOTHING;
+  }
+  pm_prog_mx_t prog = {};
+  prog.mode.w = PM_USER;
+  prog.slice_duration = 5;
+  prog.nb_events_prog = 2;
+  prog.events_set = sets;
+  const int rc = pm_set_program_mythread_mx(&prog);
+  const std::string message = pm_strerror("pm_set_program_mythread_mx", rc);
+  printf("_mx, 6 copies of PM_INST_CMPL: %s\n", message.c_str());
+  EXPECT_EQ(rc, Pmapi_NotSchedulable) << message;
+  EXPECT_NE(message.find("6 events do not fit the counters of "), std::string::npos) << message;
+  EXPECT_NE(message.find("no counter left for PM_INST_CMPL (counter 5)"), std::string::npos)
+      << message;
+  if (rc == 0) pm_delete_program_mythread();
 }
 
 }  // namespace

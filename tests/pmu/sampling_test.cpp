@@ -26,6 +26,10 @@ namespace {
 constexpr long long kLoopIterations = 25000000;  // pmu_loop: 50,000,000 loop instructions
 constexpr long long kRate = 1000000;
 const std::string kCommand = "pmu_loop " + std::to_string(kLoopIterations);
+// The emulated POWER PMU raises no overflow interrupt, so scripts/pmu-test builds no sampler for
+// the POWER guests (task-clock would sample, but that is no hardware question).
+constexpr const char *kNoSamplersOnPower =
+    "the emulated POWER PMU raises no overflow interrupt: no samplers in its guest";
 
 // What `pmcount -x , MODE -e PM_INST_CMPL` counts of `command`.
 long long PmcountInstructions(const std::string &mode, const std::string &command = kCommand) {
@@ -75,6 +79,7 @@ CpuperfRun Cpuperf(const std::string &spec) {
 // INST_RETIRED late, at the 4 ms timer tick, and then stops delivering them (13 or 14 ticks
 // and 37,000,000 left in the counter, seen on both models; cycles are exact): docs/hardware.md.
 TEST(SamplingHardware, CpuperfGivesOneTickPerRateEvents) {
+  if (kPower) GTEST_SKIP() << kNoSamplersOnPower;
   OnLastCpu pinned;
   const long long total = PmcountInstructions("-u");
   const struct {
@@ -94,6 +99,7 @@ TEST(SamplingHardware, CpuperfGivesOneTickPerRateEvents) {
 }
 
 TEST(SamplingHardware, PmsampleGivesOneSamplePerPeriodOfTaskClock) {
+  if (kPower) GTEST_SKIP() << kNoSamplersOnPower;
   OnLastCpu pinned;
   const long long total = PmcountInstructions("");  // user and kernel: a thread's CPU time
   const std::string out = RunCommand("cd /tmp && pmsample --period " + std::to_string(kRate) +
@@ -140,6 +146,7 @@ std::map<uint64_t, int> SamplesByThread(const std::string &prefix, uint64_t *pid
 // thread after the other: a late interrupt that lands after a switch is taken for the next
 // thread's (seen: 11 and 9 samples where each had 10).
 TEST(SamplingHardware, PmsampleGivesEachThreadOneSamplePerPeriodOfInstructions) {
+  if (kPower) GTEST_SKIP() << kNoSamplersOnPower;
   InOneOrder order;
   constexpr long long kIterations = 52500000, kThreads = 2, kPeriod = 10000000;
   const std::string command =

@@ -42,8 +42,8 @@ TEST_F(ThreadHardware, CountsAnotherProcesssLoopExactly) {
                       [](pm_data_t *data) { return pm_get_data_thread(Child(), Child(), data); }};
   const LoopRuns runs = RunShortAndLong(family, LoopInChild);
   PrintDifference("loop instructions (_thread, user)", runs, kLoopDifference);
-  EXPECT_EQ(runs.Difference(0), kLoopDifference) << "PM_INST_CMPL";
-  EXPECT_EQ(runs.Difference(1), kLoopDifference) << "PM_CYC";
+  EXPECT_NEAR(runs.Difference(0), kLoopDifference, KernelSlack(kLoopDifference)) << "PM_INST_CMPL";
+  EXPECT_NEAR(runs.Difference(1), kLoopDifference, KernelSlack(kLoopDifference)) << "PM_CYC";
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace {
 
 TEST(ToolsHardware, PmlistNamesTheProcessorAndListsHardwareEventsVerified) {
   const std::string out = RunCommand("pmlist");
-  EXPECT_NE(out.find("processor: ARM "), std::string::npos) << out.substr(0, 300);
+  EXPECT_NE(out.find(kPower ? "processor: POWER" : "processor: ARM "), std::string::npos)
+      << out.substr(0, 300);
   for (const char *event : {"PM_CYC", "PM_INST_CMPL"}) {
     const size_t at = out.find(std::string(" ") + event + " ");
     ASSERT_NE(at, std::string::npos) << event;
@@ -26,16 +27,17 @@ TEST(ToolsHardware, PmlistNamesTheProcessorAndListsHardwareEventsVerified) {
 }
 
 // `true` runs the same instructions whatever the event is called: every count is one number,
-// and IPC is 1.000 under -icount.
+// and IPC is 1.000 under -icount on ARM (POWER's emulation counts a few more cycles around).
 TEST(ToolsHardware, PmcountCountsACommand) {
   const std::string out = RunCommand("pmcount -e PM_INST_CMPL,PM_CYC true");
   printf("%s", out.c_str());
   EXPECT_NE(out.find("PM_INST_CMPL"), std::string::npos) << out;
-  EXPECT_NE(out.find("1.000     IPC"), std::string::npos) << out;
+  EXPECT_NE(out.find(kPower ? "     IPC" : "1.000     IPC"), std::string::npos) << out;
   EXPECT_EQ(out.find("not supported"), std::string::npos) << out;
 }
 
 TEST(ToolsHardware, PmcountMarksAnUnimplementedEventNotSupported) {
+  if (kPower) GTEST_SKIP() << "the emulated POWER PMU opens every event code (others read 0)";
   const std::string out = RunCommand("pmcount -e PM_INST_CMPL,PM_BR_MPRED_CMPL true");
   EXPECT_NE(out.find("<not supported>     PM_BR_MPRED_CMPL"), std::string::npos) << out;
 }
@@ -59,8 +61,10 @@ std::vector<std::vector<std::string>> CsvLines(const std::string &out) {
   return lines;
 }
 
-// pmu_loop runs 2N user-mode instructions, plus its start and exit (the loader's work).
+// pmu_loop runs 2N user-mode instructions (N on POWER), plus its start and exit (the loader's
+// work).
 constexpr long long kLoopIterations = 25000000;
+constexpr long long kLoopInstructions = kInstructionsPerIteration * kLoopIterations;
 
 // The exact user-mode instructions of `pmu_loop N`, as a plain pmcount counts them.
 long long ExactInstructions() {
@@ -91,11 +95,14 @@ TEST(ToolsHardware, PmcountIntervalsAddUpToTheTotal) {
     }
   }
   printf("pmcount -I 10: %d intervals summing to %lld; total %lld (loop %lld)\n", intervals, sum,
-         total, 2 * kLoopIterations);
+         total, kLoopInstructions);
   EXPECT_GE(intervals, 2) << out;
   EXPECT_EQ(sum, total) << out;
-  EXPECT_GE(total, 2 * kLoopIterations) << out;
-  EXPECT_LE(total, 2 * kLoopIterations + kLoopIterations / 50) << out;
+  EXPECT_GE(total, kLoopInstructions) << out;
+  // On POWER the emulated PMU also counts the kernel's exec and exit of the command: 547,608
+  // more than the loop on POWER9.
+  EXPECT_LE(total, kLoopInstructions + (kPower ? kLoopInstructions / 20 : kLoopIterations / 50))
+      << out;
 }
 
 // -T: two sets rotate every 5 ms; each set's estimate of the instructions is within 2% of the

@@ -65,8 +65,10 @@ const std::vector<Named> &GroupEvents(unsigned group) {
           long_name.compare(long_name.size() - core.size(), core.size(), core) == 0) {
         std::vector<Named> &model = result[PERFMON_GROUP_MODEL];
         const std::string &name = event.short_name;
+        // POWER's events are listed under their bare names already (PM_RUN_CYC).
+        const size_t sep = name.find("::");
         if (model.size() <= PERFMON_MAX_EVENT)
-          model.push_back({name.substr(name.find("::") + 2), name});
+          model.push_back({sep == std::string::npos ? name : name.substr(sep + 2), name});
       } else if (event.source == pmapi::EventSource::kTable && catalog.Encode(event, &attr).ok() &&
                  attr.type == PERF_TYPE_SOFTWARE && attr.config < PERFMON_MAX_EVENT) {
         Put(&result[PERFMON_GROUP_LINUX], attr.config + 1, {event.short_name, event.short_name});
