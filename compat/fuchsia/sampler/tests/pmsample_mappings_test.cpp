@@ -23,50 +23,11 @@
 
 namespace {
 
-struct Run {
+struct Outcome {
   int status = -1;
   std::string out;
   long max_rss_kb = 0;  // pmsample's own peak
 };
-
-// Runs pmsample with `arguments` (a shell word list), its output and errors gathered; never
-// longer than `limit_seconds` (then killed: a hang is a failure, status 128 + SIGKILL).
-Run Pmsample(const std::string& arguments, int limit_seconds = 240) {
-  Run run;
-  int out[2];
-  if (pipe(out) != 0) return run;
-  const pid_t child = fork();
-  if (child == 0) {
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    close(out[0]);
-    close(out[1]);
-    execl("/bin/sh", "sh", "-c", ("exec " + std::string(PMSAMPLE_PATH) + " " + arguments).c_str(),
-          (char*)nullptr);
-    _exit(127);
-  }
-  close(out[1]);
-  fcntl(out[0], F_SETFL, O_NONBLOCK);
-  const time_t deadline = time(nullptr) + limit_seconds;
-  int status = 0;
-  rusage usage{};
-  for (;;) {
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(out[0], buffer, sizeof buffer)) > 0) run.out.append(buffer, n);
-    pid_t done = wait4(child, &status, WNOHANG, &usage);
-    if (done == child) break;
-    if (time(nullptr) > deadline) kill(child, SIGKILL);
-    usleep(20000);
-  }
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(out[0], buffer, sizeof buffer)) > 0) run.out.append(buffer, n);
-  close(out[0]);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.max_rss_kb = usage.ru_maxrss;
-  return run;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -129,8 +90,8 @@ bool WaitFor(const Started& started, const std::string& text, std::string* out) 
   return out->find(text) != std::string::npos;
 }
 
-Run Finish(const Started& started, std::string out, int limit_seconds) {
-  Run run;
+Outcome Finish(const Started& started, std::string out, int limit_seconds) {
+  Outcome run;
   run.out = std::move(out);
   fcntl(started.out, F_SETFL, O_NONBLOCK);
   const time_t deadline = time(nullptr) + limit_seconds;
@@ -178,6 +139,12 @@ pid_t StartWaiting(const std::vector<std::string>& command) {
   return ok ? pid : -1;
 }
 
+// Runs pmsample with `arguments` (shell words) to its end, never longer than `limit_seconds`
+// (then killed: a hang is a failure, 128 + SIGKILL).
+Outcome Pmsample(const std::string& arguments, int limit_seconds = 240) {
+  return Finish(Start(arguments), "", limit_seconds);
+}
+
 class PmsampleMappings : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -192,8 +159,8 @@ class PmsampleMappings : public ::testing::Test {
 
 TEST_F(PmsampleMappings, ALibraryLoadedWhereAnotherWasUnloadedNamesOnlyItsOwnSamples) {
   const std::string folded = Path("f.txt");
-  Run run = Pmsample("--period 1000000 -q --folded " + folded + " -- " + DLOPEN_WORKLOAD_PATH +
-                     " swap " + ALPHA_LIBRARY_PATH + " " + BETA_LIBRARY_PATH + " 0.3");
+  Outcome run = Pmsample("--period 1000000 -q --folded " + folded + " -- " + DLOPEN_WORKLOAD_PATH +
+                         " swap " + ALPHA_LIBRARY_PATH + " " + BETA_LIBRARY_PATH + " 0.3");
   ASSERT_EQ(run.status, 0) << run.out;
   char first[32] = {}, second[32] = {};
   const size_t at = run.out.find("run_hot: ");
@@ -221,7 +188,7 @@ TEST_F(PmsampleMappings, CallGraphDwarfKeepsTheCallersOfARunningProcessThatMapsA
   std::string out;
   const bool sampling = WaitFor(pmsample, "pmsample: sampling", &out);
   kill(workload, SIGUSR1);
-  Run run = Finish(pmsample, out, 240);
+  Outcome run = Finish(pmsample, out, 240);
   waitpid(workload, nullptr, 0);
   ASSERT_TRUE(sampling) << run.out;
   ASSERT_EQ(run.status, 0) << run.out;
@@ -252,7 +219,7 @@ TEST_F(PmsampleMappings, AFifoPutAtALoadedLibrarysPathIsNeverWaitedOn) {
   // Samples after the FIFO's arrival, drained (a quarter of a CPU's ring: ~60 of them).
   if (planted) usleep(500000);
   kill(pmsample.pid, SIGINT);
-  Run run = Finish(pmsample, out, 120);
+  Outcome run = Finish(pmsample, out, 60);
   ASSERT_TRUE(planted) << run.out;
   struct stat info;
   ASSERT_EQ(stat(library.c_str(), &info), 0);
@@ -267,9 +234,9 @@ TEST_F(PmsampleMappings, ManyProcessesOfOneProgramDoNotGrowItsMemory) {
   long peak_kb[2] = {};
   const int processes[2] = {2, 16};
   for (int i = 0; i < 2; ++i) {
-    Run run = Pmsample("--period 1000000 -q --folded " + Path("f.txt") +
-                       " -- sh -c 'for i in $(seq " + std::to_string(processes[i]) + "); do " +
-                       SAMPLER_WORKLOAD_PATH + " hot 0.03; done'");
+    Outcome run = Pmsample("--period 1000000 -q --folded " + Path("f.txt") +
+                           " -- sh -c 'for i in $(seq " + std::to_string(processes[i]) + "); do " +
+                           SAMPLER_WORKLOAD_PATH + " hot 0.03; done'");
     ASSERT_EQ(run.status, 0) << run.out;
     std::map<std::string, long> samples = SamplesByFunction(Path("f.txt"));
     EXPECT_GT(samples["hot_loop"], processes[i] * 10) << ReadFile(Path("f.txt"));
