@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -39,10 +40,17 @@ uint64_t GetppidTracepoint() {
 
 constexpr int kPeriod = 10000;  // the smallest period a session takes
 
-// `samples` periods of calls, and half of one more (no sample is due at the end).
+// `samples` periods of calls, and half of one more (no sample is due at the end), all on one
+// CPU: a thread's event is one per CPU, each counting its own share of the calls.
 void CallGetppidFor(int samples) {
+  cpu_set_t before, one;
+  sched_getaffinity(0, sizeof before, &before);
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  sched_setaffinity(0, sizeof one, &one);
   const int times = samples * kPeriod + kPeriod / 2;
   for (int i = 0; i < times; ++i) syscall(SYS_getppid);
+  sched_setaffinity(0, sizeof before, &before);
 }
 
 long SamplesOf(zx_handle_t session, pid_t tid) {
