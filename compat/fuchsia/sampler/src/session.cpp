@@ -204,13 +204,13 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
       attr.task = 1;
     }
   }
-  // Time spent in system calls is sampled too (its user stack) when the kernel lets us see
-  // kernel-mode samples; otherwise, as perf_event_paranoid 2 requires, user time only.
   // Its samples by the events it inherits are dropped from now on, before its own can sample.
   {
     std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
     own_events_.insert(tid);
   }
+  // Time spent in system calls is sampled too (its user stack) when the kernel lets us see
+  // kernel-mode samples; otherwise, as perf_event_paranoid 2 requires, user time only.
   pmapi::Status core;
   std::vector<uint64_t> ids;
   bool user_only = kernel_time_ == 0;
@@ -414,7 +414,7 @@ zx_status_t Session::SetUnwind(uint32_t method, uint32_t stack_bytes, std::strin
 void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) {
   const uint8_t* body = record + sizeof header;
   zx_sampler_task_event_t event{};
-  // sample_id_all: {pid, tid, time, cpu, reserved} ends every non-sample record.
+  // sample_id_all (kSampleIdBytes) ends every non-sample record; its time is the event's.
   if (header.size >= sizeof header + kSampleIdBytes)
     std::memcpy(&event.ticks, record + header.size - kSampleIdTimeFromEnd, 8);
   std::string name;
