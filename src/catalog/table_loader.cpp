@@ -16,6 +16,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "base/regular_file.h"
 #include "base/settings.h"
 #include "catalog/tables.h"
 #include "pmapi.h"
@@ -71,9 +72,10 @@ Status ReadTableFile(int dir_fd, const std::string &name, const std::string &lab
   }
   std::string why = Refusal(info);
   if (!why.empty()) return refuse(why);
-  Descriptor file(openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (file.get() < 0) return refuse(std::string("cannot read: ") + strerror(errno));
-  if (fstat(file.get(), &info) < 0) return refuse(std::string("cannot read: ") + strerror(errno));
+  const int fd = OpenRegularFile(dir_fd, name.c_str(), &info);
+  if (fd == -EINVAL) return refuse(Refusal(info));
+  if (fd < 0) return refuse(std::string("cannot read: ") + strerror(-fd));
+  Descriptor file(fd);
   why = Refusal(info);
   if (!why.empty()) return refuse(why);
 

@@ -115,7 +115,8 @@ bool OnTheCorePmu(const perf_event_attr &attr) {
 bool RefusedForACounter(const Program &program, size_t failed, const GroupTarget &target, int err) {
   if (err != EINVAL || failed == 0) return false;
   const ProgrammedEvent &event = program.events()[failed];
-  if (!OnAMachineCounter(event.attr) || !OpensAlone(GroupAttr(event, target, false), target)) {
+  if (!OnAMachineCounter(event.attr) ||
+      !OpensAlone(GroupAttr(event, target, false, Placement::kPinned), target)) {
     return false;
   }
   bool beside_hardware = false;

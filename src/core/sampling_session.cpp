@@ -158,15 +158,20 @@ Status SamplingSession::OpenEvent(size_t index, const perf_event_attr &attr, pid
   return status;
 }
 
-Status SamplingSession::AddTarget(pid_t pid, const perf_event_attr &attr) {
+Status SamplingSession::AddTarget(pid_t pid, const perf_event_attr &attr,
+                                  std::vector<uint64_t> *ids) {
   const size_t before = events_.size();
+  const size_t ids_before = ids ? ids->size() : 0;
   for (size_t ring = 0; ring < rings_.size(); ++ring) {
     int fd = -1;
-    Status status = OpenEvent(ring, attr, pid, -1, &fd);
+    uint64_t id = 0;
+    Status status = OpenEvent(ring, attr, pid, -1, &fd, ids ? &id : nullptr);
+    if (status.ok() && ids) ids->push_back(id);
     if (!status.ok()) {
       Kernel &kernel = CurrentKernel();
       for (size_t i = before; i < events_.size(); ++i) kernel.Close(events_[i]);
       events_.resize(before);
+      if (ids) ids->resize(ids_before);
       return status;
     }
   }

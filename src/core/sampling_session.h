@@ -54,8 +54,10 @@ class SamplingSession {
 
   // Opens `attr` for `pid` (a thread; -1: every task) on every ring's CPU, each writing into
   // its CPU's ring; attr.inherit extends it to the tasks `pid` creates. Enabled at once when the
-  // session is. On failure none of them stays open and the status names thread and CPU.
-  Status AddTarget(pid_t pid, const perf_event_attr &attr);
+  // session is. On failure none of them stays open and the status names thread and CPU. `ids`,
+  // if asked for, gets the kernel's id of each event opened (PERF_EVENT_IOC_ID: what
+  // PERF_SAMPLE_ID says in its samples, and in those of the events the new tasks inherit).
+  Status AddTarget(pid_t pid, const perf_event_attr &attr, std::vector<uint64_t> *ids = nullptr);
   // Opens one event on ring `ring`'s CPU for `pid`, in the group of `group_fd` (-1: a group of
   // its own). A sampling event (sample_period set) writes into the ring, which it maps if the
   // ring has no owner yet. *fd stays the session's (for reads; the session closes it); *id, if

@@ -1,8 +1,9 @@
 // The ring reader (core/perf_ring.h) on a ring the test writes as the kernel would, served by
 // the fake kernel: records in order and the tail given back, a record wrapping the ring's end
 // handed over whole, one ending exactly at the head or at the ring's end, corrupt records
-// (torn, too short, a head too far) skipped rather than read past or stalled on, and the
-// mapping's faults (ENOMEM, EPERM: smaller rings first; anything else at once).
+// (torn, too short, a head too far, fewer bytes than a header) skipped and counted rather than
+// read past or stalled on, and the mapping's faults (ENOMEM, EPERM: smaller rings first;
+// anything else at once).
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <string.h>
@@ -136,6 +137,18 @@ TEST_F(RingTest, ARecordShorterThanItsHeaderOrAHeadTooFarIsSkipped) {
   EXPECT_TRUE(Drain().empty());
   EXPECT_EQ(ring_.discarded_bytes(), 32u + data_size_ + 8);
   EXPECT_EQ(meta()->data_tail, meta()->data_head);
+}
+
+TEST_F(RingTest, OneToSevenBytesPublishedAfterTheLastWholeRecordAreCountedAsDiscarded) {
+  uint64_t discarded = 0;
+  for (uint16_t extra = 1; extra < sizeof(perf_event_header); ++extra) {
+    Write(PERF_RECORD_SAMPLE, 32, 1);
+    meta()->data_head += extra;  // less than a header: no record can start there
+    EXPECT_EQ(Drain().size(), 1u) << extra;
+    discarded += extra;
+    EXPECT_EQ(ring_.discarded_bytes(), discarded) << extra;
+    EXPECT_EQ(meta()->data_tail, meta()->data_head) << extra;
+  }
 }
 
 // Past the locked-memory limit the kernel says EPERM or ENOMEM: smaller rings are tried down to

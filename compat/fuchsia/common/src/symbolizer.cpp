@@ -1,11 +1,14 @@
-// Symbolizer over libdwfl: each file is reported once as an ELF module at the load bias its
-// mapping implies; PCs outside every ELF module keep their mapping and file offset.
+// Symbolizer over libdwfl: each ELF file is one Dwfl of its own, at its file addresses, made
+// once per SymbolFiles; an address space is a list of mappings, each naming its file's table
+// and the load bias its address and file offset imply. PCs outside every ELF module keep their
+// mapping and file offset.
 #include "fuchsia_common/symbolizer.h"
 
 #include <cxxabi.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,9 +17,12 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <set>
+#include <memory>
+
 #include <sstream>
 #include <vector>
+
+#include "base/regular_file.h"
 
 namespace fuchsia_common {
 namespace {
@@ -27,33 +33,6 @@ const Dwfl_Callbacks kCallbacks = {
     dwfl_offline_section_address,  // only used for relocatable files
     nullptr,
 };
-
-// The load bias of the ELF file at `path` given that file offset `file_offset` is mapped at
-// `start`: the PT_LOAD segment holding that offset places its bytes at bias + p_vaddr.
-bool LoadBias(const Mapping& mapping, uint64_t* bias) {
-  int fd = open(mapping.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  bool found = false;
-  elf_version(EV_CURRENT);
-  if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
-    size_t count = 0;
-    if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &count) == 0) {
-      for (size_t i = 0; i < count && !found; ++i) {
-        GElf_Phdr phdr;
-        if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_LOAD) continue;
-        uint64_t page_start = phdr.p_offset & ~uint64_t{0xfff};
-        if (mapping.file_offset < page_start ||
-            mapping.file_offset >= phdr.p_offset + phdr.p_filesz)
-          continue;
-        *bias = mapping.start - (phdr.p_vaddr - phdr.p_offset + mapping.file_offset);
-        found = true;
-      }
-    }
-    elf_end(elf);
-  }
-  close(fd);
-  return found;
-}
 
 std::string Demangle(const char* name) {
   if (std::strncmp(name, "_Z", 2) != 0) return name;
@@ -105,30 +84,161 @@ std::vector<UnitRange> UnitRanges(Dwfl_Module* module) {
   return units;
 }
 
+// The GNU build id of the ELF file `elf`, in hex; empty if it has none.
+std::string BuildId(Elf* elf) {
+  size_t count = 0;
+  if (elf_getphdrnum(elf, &count) != 0) return "";
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Phdr phdr;
+    if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_NOTE) continue;
+    Elf_Data* data =
+        elf_getdata_rawchunk(elf, static_cast<int64_t>(phdr.p_offset), phdr.p_filesz, ELF_T_NHDR);
+    if (!data) continue;
+    GElf_Nhdr note;
+    size_t offset = 0, name_at = 0, desc_at = 0;
+    while ((offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+          std::memcmp(static_cast<const char*>(data->d_buf) + name_at, "GNU", 4) == 0)
+        return Hex(static_cast<const unsigned char*>(data->d_buf) + desc_at,
+                   static_cast<int>(note.n_descsz));
+    }
+  }
+  return "";
+}
+
+// A file without a build id is itself: the same device and inode, unchanged since.
+std::string FileIdentity(const struct stat& info) {
+  return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino) + ":" +
+         std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec) + ":" +
+         std::to_string(info.st_size);
+}
+
 }  // namespace
 
-struct Symbolizer::State {
+// One ELF file's symbols: a Dwfl holding it alone at its own file addresses (bias 0), so that
+// every process mapping it looks a PC up as pc minus its mapping's load bias.
+struct FileTable {
+  struct Load {
+    uint64_t offset, vaddr, filesz;
+  };
   Dwfl* dwfl = nullptr;
-  std::map<Dwfl_Module*, std::vector<UnitRange>> unit_ranges;  // made when aranges fail
-  std::map<uint64_t, Mapping> by_start;  // every mapping, for PCs outside ELF modules
-  std::set<std::string> reported;        // files already given to dwfl (or found unusable)
+  Dwfl_Module* module = nullptr;
+  std::vector<Load> loads;
+  std::string build_id;
+  bool ranges_made = false;
+  std::vector<UnitRange> unit_ranges;  // made when aranges fail
+
+  ~FileTable() {
+    if (dwfl) dwfl_end(dwfl);
+  }
+  // The load bias of `mapping` of this file: the PT_LOAD segment holding its file offset
+  // places its bytes at bias + p_vaddr.
+  bool Bias(const Mapping& mapping, uint64_t* bias) const {
+    for (const Load& load : loads) {
+      const uint64_t page_start = load.offset & ~uint64_t{0xfff};
+      if (mapping.file_offset < page_start || mapping.file_offset >= load.offset + load.filesz)
+        continue;
+      *bias = mapping.start - (load.vaddr - load.offset + mapping.file_offset);
+      return true;
+    }
+    return false;
+  }
 };
 
-Symbolizer::Symbolizer() : state_(new State) { state_->dwfl = dwfl_begin(&kCallbacks); }
+struct SymbolFiles::State {
+  std::map<std::string, std::unique_ptr<FileTable>> by_identity;  // build id, or the file
+  std::map<std::string, FileTable*> by_file;  // device, inode, time, size; nullptr: unusable
+  size_t indexed = 0;
 
-Symbolizer::~Symbolizer() {
-  if (state_->dwfl) dwfl_end(state_->dwfl);
+  // The table of the file at `path` now, made on first need; nullptr when it is no regular
+  // file or no ELF.
+  FileTable* Find(const std::string& path) {
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return nullptr;
+    auto known = by_file.find(FileIdentity(info));
+    if (known != by_file.end()) return known->second;
+    const int fd = pmapi::OpenRegularFile(AT_FDCWD, path.c_str(), &info);
+    if (fd < 0) return nullptr;
+    FileTable*& entry = by_file[FileIdentity(info)];  // what was opened, if it was swapped
+    if (entry) {
+      close(fd);
+      return entry;
+    }
+    elf_version(EV_CURRENT);
+    auto table = std::make_unique<FileTable>();
+    Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+    size_t count = 0;
+    if (elf && elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &count) == 0) {
+      for (size_t i = 0; i < count; ++i) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(elf, static_cast<int>(i), &phdr) && phdr.p_type == PT_LOAD)
+          table->loads.push_back(FileTable::Load{phdr.p_offset, phdr.p_vaddr, phdr.p_filesz});
+      }
+      table->build_id = BuildId(elf);
+    }
+    if (elf) elf_end(elf);
+    const std::string identity =
+        table->build_id.empty() ? FileIdentity(info) : "build-id:" + table->build_id;
+    auto same = by_identity.find(identity);
+    if (same != by_identity.end()) {  // a copy of a file already indexed
+      close(fd);
+      entry = same->second.get();
+      return entry;
+    }
+    if (table->loads.empty()) {
+      close(fd);
+      return nullptr;
+    }
+    table->dwfl = dwfl_begin(&kCallbacks);
+    // At bias 0: the module's addresses are the file's. libdwfl keeps the descriptor.
+    if (table->dwfl)
+      table->module = dwfl_report_elf(table->dwfl, path.c_str(), path.c_str(), fd, 0, true);
+    if (!table->module) {
+      close(fd);
+      return nullptr;
+    }
+    dwfl_report_end(table->dwfl, nullptr, nullptr);
+    ++indexed;
+    entry = table.get();
+    by_identity.emplace(identity, std::move(table));
+    return entry;
+  }
+};
+
+SymbolFiles::SymbolFiles() : state_(new State) {}
+SymbolFiles::~SymbolFiles() = default;
+size_t SymbolFiles::files_indexed() const { return state_->indexed; }
+
+struct Symbolizer::State {
+  struct Placed {
+    Mapping mapping;
+    FileTable* table;  // nullptr: no symbols
+    uint64_t bias;
+  };
+  std::shared_ptr<SymbolFiles> files;
+  std::map<uint64_t, Placed> by_start;
+};
+
+Symbolizer::Symbolizer() : Symbolizer(std::make_shared<SymbolFiles>()) {}
+
+Symbolizer::Symbolizer(std::shared_ptr<SymbolFiles> files) : state_(new State) {
+  state_->files = std::move(files);
 }
+
+Symbolizer::~Symbolizer() = default;
 
 void Symbolizer::AddMapping(const Mapping& mapping) {
   if (mapping.end <= mapping.start) return;
-  state_->by_start[mapping.start] = mapping;
-  if (!state_->dwfl || !state_->reported.insert(mapping.path).second) return;
-  uint64_t bias = 0;
-  if (mapping.path.empty() || mapping.path[0] != '/' || !LoadBias(mapping, &bias)) return;
-  dwfl_report_begin_add(state_->dwfl);
-  dwfl_report_elf(state_->dwfl, mapping.path.c_str(), mapping.path.c_str(), -1, bias, false);
-  dwfl_report_end(state_->dwfl, nullptr, nullptr);
+  auto& placed = state_->by_start;
+  auto it = placed.upper_bound(mapping.start);
+  if (it != placed.begin() && std::prev(it)->second.mapping.end > mapping.start) --it;
+  while (it != placed.end() && it->first < mapping.end) it = placed.erase(it);
+  State::Placed entry{mapping, nullptr, 0};
+  if (!mapping.path.empty() && mapping.path[0] == '/') {
+    entry.table = state_->files->state_->Find(mapping.path);
+    if (entry.table && !entry.table->Bias(mapping, &entry.bias)) entry.table = nullptr;
+  }
+  placed.emplace(mapping.start, std::move(entry));
 }
 
 bool Symbolizer::AddProcess(pid_t pid, std::string* error) {
@@ -142,29 +252,30 @@ Symbol Symbolizer::Resolve(uint64_t pc) {
   Symbol symbol;
   auto next = state_->by_start.upper_bound(pc);
   if (next == state_->by_start.begin()) return symbol;
-  const Mapping& mapping = std::prev(next)->second;
+  const State::Placed& placed = std::prev(next)->second;
+  const Mapping& mapping = placed.mapping;
   if (pc >= mapping.end) return symbol;
   symbol.in_module = true;
   symbol.module = mapping.path;
   symbol.module_start = mapping.start;
   symbol.module_end = mapping.end;
   symbol.module_offset = pc - mapping.start + mapping.file_offset;
+  if (!placed.table) return symbol;
 
-  Dwfl_Module* module = state_->dwfl ? dwfl_addrmodule(state_->dwfl, pc) : nullptr;
-  if (!module) return symbol;
-  Dwarf_Addr low = 0, high = 0, bias = 0;
+  FileTable& table = *placed.table;
+  Dwfl_Module* module = table.module;
+  const Dwarf_Addr address = pc - placed.bias;  // in the file, where the module is
+  Dwarf_Addr low = 0, high = 0;
   dwfl_module_info(module, nullptr, &low, &high, nullptr, nullptr, nullptr, nullptr);
-  symbol.module_start = low;
-  symbol.module_end = high;
-  if (dwfl_module_getelf(module, &bias)) symbol.module_offset = pc - bias;
-  const unsigned char* id = nullptr;
-  GElf_Addr id_vaddr = 0;
-  int id_length = dwfl_module_build_id(module, &id, &id_vaddr);
-  if (id_length > 0) symbol.build_id = Hex(id, id_length);
+  symbol.module_start = low + placed.bias;
+  symbol.module_end = high + placed.bias;
+  symbol.module_offset = address;
+  symbol.build_id = table.build_id;
 
   GElf_Off offset = 0;
-  GElf_Sym sym;
-  const char* name = dwfl_module_addrinfo(module, pc, &offset, &sym, nullptr, nullptr, nullptr);
+  GElf_Sym sym{};
+  const char* name =
+      dwfl_module_addrinfo(module, address, &offset, &sym, nullptr, nullptr, nullptr);
   // A symbol that does not cover the PC is a neighbour, not the function: a stripped module's
   // .dynsym would otherwise name every local function after the exported one before it.
   bool covers = sym.st_size > 0 ? offset < sym.st_size : offset == 0;
@@ -172,7 +283,7 @@ Symbol Symbolizer::Resolve(uint64_t pc) {
     symbol.function = Demangle(name);
     symbol.function_offset = offset;
   }
-  if (Dwfl_Line* line = dwfl_module_getsrc(module, pc)) {
+  if (Dwfl_Line* line = dwfl_module_getsrc(module, address)) {
     int number = 0;
     const char* file = dwfl_lineinfo(line, nullptr, &number, nullptr, nullptr, nullptr);
     if (file) {
@@ -182,10 +293,11 @@ Symbol Symbolizer::Resolve(uint64_t pc) {
   } else {
     Dwarf_Addr dwarf_bias = 0;
     if (dwfl_module_getdwarf(module, &dwarf_bias)) {
-      auto found = state_->unit_ranges.find(module);
-      if (found == state_->unit_ranges.end())
-        found = state_->unit_ranges.emplace(module, UnitRanges(module)).first;
-      if (Dwarf_Line* unit_line = LineFromUnits(found->second, pc - dwarf_bias)) {
+      if (!table.ranges_made) {
+        table.unit_ranges = UnitRanges(module);
+        table.ranges_made = true;
+      }
+      if (Dwarf_Line* unit_line = LineFromUnits(table.unit_ranges, address - dwarf_bias)) {
         int number = 0;
         const char* file = dwarf_linesrc(unit_line, nullptr, nullptr);
         if (file && dwarf_lineno(unit_line, &number) == 0) {

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <memory>
 #include <string>
 
 using fuchsia_common::Mapping;
@@ -130,6 +132,52 @@ TEST(Symbolizer, AMappingOfAFileThatIsNotElfKeepsItsFileOffset) {
   EXPECT_EQ(s.module, "/proc/self/status");
   EXPECT_EQ(s.module_offset, 0x2010u);
   EXPECT_TRUE(s.function.empty());
+}
+
+TEST(Symbolizer, ProcessesMappingOneFileShareItsTableIndexedOnce) {
+  // 20 address spaces (20 processes of one program), each with the file at its own address.
+  auto files = std::make_shared<fuchsia_common::SymbolFiles>();
+  for (int i = 0; i < 20; ++i) {
+    const uint64_t bias = 0x7f1200000000 + static_cast<uint64_t>(i) * 0x1000000;
+    uint64_t entry = 0;
+    Mapping mapping = ExecutableSegment(SYMBOLIZE_TARGET, bias, &entry);
+    ASSERT_FALSE(mapping.path.empty());
+    Symbolizer symbolizer(files);
+    symbolizer.AddMapping(mapping);
+    Symbol s = symbolizer.Resolve(bias + entry);
+    EXPECT_EQ(s.function, "_start") << i;
+    EXPECT_EQ(s.module_offset, entry) << i;
+  }
+  EXPECT_EQ(files->files_indexed(), 1u);
+}
+
+TEST(Symbolizer, AMappingOverAnotherRetiresIt) {
+  // Another file mapped where the program was (at the same start): its PCs are the new file's.
+  const uint64_t bias = 0x7f1200000000;
+  uint64_t entry = 0;
+  Symbolizer symbolizer;
+  Mapping program = ExecutableSegment(SYMBOLIZE_TARGET, bias, &entry);
+  symbolizer.AddMapping(program);
+  EXPECT_EQ(symbolizer.Resolve(bias + entry).function, "_start");
+  symbolizer.AddMapping(Mapping{program.start, program.end, 0, "/proc/self/status"});
+  Symbol s = symbolizer.Resolve(bias + entry);
+  EXPECT_EQ(s.module, "/proc/self/status");
+  EXPECT_TRUE(s.function.empty()) << s.function;
+}
+
+TEST(Symbolizer, AFifoAtAMappedFilesPathIsNotWaitedOn) {
+  char dir[] = "/tmp/symbolizer_fifo_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/libgone.so";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Symbolizer symbolizer;
+  symbolizer.AddMapping(Mapping{0x5000, 0x9000, 0, fifo});  // would block in open
+  Symbol s = symbolizer.Resolve(0x5010);
+  EXPECT_TRUE(s.in_module);
+  EXPECT_EQ(s.module_offset, 0x10u);
+  EXPECT_TRUE(s.function.empty());
+  unlink(fifo.c_str());
+  rmdir(dir);
 }
 
 }  // namespace

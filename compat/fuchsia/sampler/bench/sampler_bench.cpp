@@ -8,8 +8,11 @@
 //     symbolized and written exactly as pmsample does);
 //  4. with --unwind: the drainer's CPU per sample unwinding by frame pointers and by DWARF
 //     (zx_sampler_set_unwind), this process sampling the workload at 10 kHz and doing nothing
-//     else meanwhile, and the workload's slowdown under each.
-// Usage: sampler_bench [--runs N] [--work MILLIONS] [--unwind] | --pprof-only SAMPLES
+//     else meanwhile, and the workload's slowdown under each;
+//  5. with --processes N: a command running the workload N times (short processes of one
+//     program), pmsample --folded against perf record -g + perf script: CPU and peak memory.
+// Usage: sampler_bench [--runs N] [--work MILLIONS] [--unwind | --processes N]
+//        | --pprof-only SAMPLES
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -213,20 +216,83 @@ void CompareUnwinding(const std::string& workload, int runs) {
 
 }  // namespace
 
+// A shell command's CPU time (user and system, its descendants included) and the largest peak
+// resident set of it and its descendants, from wait4.
+struct Cost {
+  double cpu_s = 0;
+  long max_rss_kb = 0;
+};
+
+Cost Measure(const std::string& command) {
+  Cost cost;
+  const pid_t child = fork();
+  if (child == 0) {
+    execl("/bin/sh", "sh", "-c", (command + " >/dev/null 2>&1").c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (child < 0 || wait4(child, &status, 0, &usage) != child) return cost;
+  cost.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+               static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  cost.max_rss_kb = usage.ru_maxrss;
+  return cost;
+}
+
+// 5. A command of many short processes of one program (`processes` runs of the workload, each
+// ~10 ms of work): pmsample --folded against perf record -g + perf script, each one's CPU
+// beyond the command's own and its peak memory (medians of `runs`).
+void CompareProcesses(int processes, int runs) {
+  const std::string dir = "/tmp/sampler_bench_" + std::to_string(getpid());
+  Shell("mkdir -p " + dir);
+  const std::string command = "sh -c 'for i in $(seq " + std::to_string(processes) + "); do " +
+                              BENCH_WORKLOAD_PATH + " work 20; done'";
+  const bool have_perf = Shell("perf --version").find("perf version") != std::string::npos;
+  std::vector<double> alone, pm_cpu, pm_rss, perf_cpu, perf_rss;
+  for (int run = 0; run < runs; ++run) {
+    alone.push_back(Measure(command).cpu_s);
+    Cost pm = Measure(std::string(PMSAMPLE_PATH) + " -q --folded " + dir + "/f.txt -- " + command);
+    pm_cpu.push_back(pm.cpu_s);
+    pm_rss.push_back(static_cast<double>(pm.max_rss_kb));
+    if (!have_perf) continue;
+    Cost record = Measure("perf record -g -o " + dir + "/perf.data -- " + command);
+    Cost script = Measure("perf script -i " + dir + "/perf.data");
+    perf_cpu.push_back(record.cpu_s + script.cpu_s);
+    perf_rss.push_back(static_cast<double>(std::max(record.max_rss_kb, script.max_rss_kb)));
+  }
+  Shell("rm -rf " + dir);
+  const double base = Median(alone);
+  std::printf("%d processes: the command alone %.2f s of CPU (median of %d)\n", processes, base,
+              runs);
+  std::printf("pmsample --folded: %.2f s of CPU beyond the command's, peak %.0f MiB\n",
+              Median(pm_cpu) - base, Median(pm_rss) / 1024);
+  if (have_perf)
+    std::printf("perf record -g + perf script: %.2f s of CPU beyond the command's, peak %.0f MiB\n",
+                Median(perf_cpu) - base, Median(perf_rss) / 1024);
+  else
+    std::printf("perf not found: no comparison\n");
+}
+
 int main(int argc, char** argv) {
   int runs = 5;
   double work = 1000;  // millions of steps: about 0.5 s of CPU alone
   size_t pprof_samples = 1000000;
   bool pprof_only = false, unwind = false;
+  int processes = 0;
   for (int i = 1; i < argc; ++i) {
     const bool value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--unwind")) unwind = true;
     if (!std::strcmp(argv[i], "--runs") && value) runs = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--processes") && value) processes = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--work") && value) work = std::atof(argv[++i]);
     if (!std::strcmp(argv[i], "--pprof-only") && value) {
       pprof_only = true;
       pprof_samples = static_cast<size_t>(std::atol(argv[++i]));
     }
+  }
+  if (processes > 0) {
+    CompareProcesses(processes, runs);
+    return 0;
   }
   if (unwind) {
     CompareUnwinding(std::string(BENCH_WORKLOAD_PATH) + " work " + std::to_string(work), runs);

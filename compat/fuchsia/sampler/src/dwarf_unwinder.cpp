@@ -9,12 +9,17 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "base/regular_file.h"
 
 namespace zx_sampler {
 namespace {
@@ -35,13 +40,10 @@ bool SampleThread(Dwfl*, pid_t, void* dwfl_arg, void** thread_arg) {
 
 // Stack reads come from the copy only: an address outside it ends the unwinding there.
 bool ReadCopiedStack(Dwfl*, Dwarf_Addr address, Dwarf_Word* result, void* dwfl_arg) {
-  auto* current = static_cast<DwarfUnwinder::Current*>(dwfl_arg);
-  const uint64_t sp = current->registers->sp;
-  if (address < sp || address - sp > current->stack_size ||
-      current->stack_size - (address - sp) < sizeof(uint64_t))
-    return false;
   uint64_t word;
-  std::memcpy(&word, current->stack + (address - sp), sizeof word);
+  if (!DwarfUnwinder::ReadStackWord(*static_cast<DwarfUnwinder::Current*>(dwfl_arg), address,
+                                    &word))
+    return false;
   *result = word;
   return true;
 }
@@ -96,8 +98,11 @@ bool LoadBias(int fd, uint64_t start, uint64_t file_offset, uint64_t* bias) {
 
 // Reports `m`'s file to `dwfl` at its load bias. The file is opened here, close-on-exec (libdwfl
 // would open it without), and libdwfl keeps the descriptor once the module is reported.
+// Whatever is at the path now must be a regular file: never a FIFO put there, waited on for
+// good with the drain lock held.
 bool Report(Dwfl* dwfl, const std::string& path, uint64_t start, uint64_t file_offset) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat info;
+  const int fd = pmapi::OpenRegularFile(AT_FDCWD, path.c_str(), &info);
   if (fd < 0) return false;
   uint64_t bias = 0;
   if (LoadBias(fd, start, file_offset, &bias) &&
@@ -107,16 +112,50 @@ bool Report(Dwfl* dwfl, const std::string& path, uint64_t start, uint64_t file_o
   return false;
 }
 
-// A running process's executable file mappings, for one attached without records of them.
-void ReadMappings(pid_t pid, std::vector<std::string>* lines) {
-  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
-  for (std::string line; std::getline(maps, line);) lines->push_back(line);
+// The process (thread group) of thread `tid`, or 0 if it is gone.
+pid_t ProcessOf(pid_t tid) {
+  std::ifstream status("/proc/" + std::to_string(tid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.compare(0, 5, "Tgid:") == 0) return static_cast<pid_t>(std::atol(line.c_str() + 5));
+  return 0;
 }
 
 }  // namespace
 
 DwarfUnwinder::~DwarfUnwinder() {
   for (auto& entry : processes_) Invalidate(&entry.second);
+}
+
+bool DwarfUnwinder::ReadStackWord(const Current& current, uint64_t address, uint64_t* word) {
+  const uint64_t sp = current.registers->sp;
+  if (address < sp || address - sp > current.stack_size ||
+      current.stack_size - (address - sp) < sizeof(uint64_t))
+    return false;
+  std::memcpy(word, current.stack + (address - sp), sizeof *word);
+  return true;
+}
+
+void DwarfUnwinder::ReadMappings(pid_t pid, Process* process) {
+  // Only the file names and addresses; the process's memory is never read.
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  for (std::string line; std::getline(maps, line);) {
+    unsigned long long start, end, offset;
+    char permissions[8];
+    int path_at = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %*s %*s %n", &start, &end, permissions,
+                    &offset, &path_at) < 4 ||
+        path_at == 0 || permissions[2] != 'x')
+      continue;
+    process->mappings.push_back(Mapping{start, end - start, offset, line.substr(path_at)});
+  }
+  process->known = true;
+}
+
+void DwarfUnwinder::Attaching(pid_t tid) {
+  const pid_t pid = ProcessOf(tid);
+  if (pid <= 0) return;
+  Process& process = processes_[pid];
+  if (!process.known) ReadMappings(pid, &process);
 }
 
 void DwarfUnwinder::Invalidate(Process* process) {
@@ -130,8 +169,16 @@ void DwarfUnwinder::Mapped(pid_t pid, uint64_t start, uint64_t length, uint64_t 
                            const std::string& path) {
   if (path.empty() || path[0] != '/') return;  // anonymous code, the vDSO: no file to read
   Process& process = processes_[pid];
-  process.known = true;
-  process.mappings.push_back(Mapping{start, length, file_offset, path});
+  // A process never seen before had mappings before this one: read them first (they include
+  // this one, which replaces its own line below).
+  if (!process.known) ReadMappings(pid, &process);
+  auto& mappings = process.mappings;
+  mappings.erase(std::remove_if(mappings.begin(), mappings.end(),
+                                [&](const Mapping& m) {
+                                  return m.start < start + length && start < m.start + m.length;
+                                }),
+                 mappings.end());
+  mappings.push_back(Mapping{start, length, file_offset, path});
   Invalidate(&process);
 }
 
@@ -174,23 +221,8 @@ void DwarfUnwinder::EvictIdle(const Process* keep) {
 
 Dwfl* DwarfUnwinder::DwflOf(pid_t pid, Process* process) {
   if (process->dwfl) return process->attached ? process->dwfl : nullptr;
-  if (!process->known) {
-    // Mapped before the sampler saw it: the kernel's table now (only the file names and
-    // addresses; the process's memory is never read).
-    std::vector<std::string> lines;
-    ReadMappings(pid, &lines);
-    for (const std::string& line : lines) {
-      unsigned long long start, end, offset;
-      char permissions[8];
-      int path_at = 0;
-      if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %*s %*s %n", &start, &end, permissions,
-                      &offset, &path_at) < 4 ||
-          path_at == 0 || permissions[2] != 'x')
-        continue;
-      process->mappings.push_back(Mapping{start, end - start, offset, line.substr(path_at)});
-    }
-    process->known = true;
-  }
+  // Mapped before the sampler saw it: the kernel's table now.
+  if (!process->known) ReadMappings(pid, process);
   process->dwfl = dwfl_begin(&kModuleCallbacks);
   if (!process->dwfl) return nullptr;
   dwfl_report_begin(process->dwfl);

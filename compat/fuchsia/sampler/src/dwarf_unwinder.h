@@ -27,7 +27,11 @@ class DwarfUnwinder {
   DwarfUnwinder(const DwarfUnwinder&) = delete;
   DwarfUnwinder& operator=(const DwarfUnwinder&) = delete;
 
-  // The kernel's task records, in the order they are drained.
+  // Thread `tid` is being attached: if its process is new to the unwinder, what it has mapped
+  // so far is read now (/proc/PID/maps), so that a mapping recorded later joins it.
+  void Attaching(pid_t tid);
+  // The kernel's task records, in the order they are drained. A mapping retires every earlier
+  // one it overlaps (a library mapped where another was unmapped).
   void Mapped(pid_t pid, uint64_t start, uint64_t length, uint64_t file_offset,
               const std::string& path);
   void Forked(pid_t child, pid_t parent);
@@ -48,6 +52,9 @@ class DwarfUnwinder {
     const uint8_t* stack = nullptr;
     size_t stack_size = 0;
   };
+  // The word at `address` of the sample's stack copy, which starts at registers->sp: false
+  // for an address any of whose 8 bytes lie outside the copy (the unwinding ends there).
+  static bool ReadStackWord(const Current& current, uint64_t address, uint64_t* word);
 
  private:
   struct Mapping {
@@ -64,6 +71,8 @@ class DwarfUnwinder {
   };
 
   void Invalidate(Process* process);
+  // The executable file mappings /proc/PID/maps lists now, into `process` (marked known).
+  static void ReadMappings(pid_t pid, Process* process);
   Dwfl* DwflOf(pid_t pid, Process* process);
   // Ends the least recently used Dwfl (never `keep`'s) past the limits on Dwfl and modules.
   void EvictIdle(const Process* keep);

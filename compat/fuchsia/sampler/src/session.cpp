@@ -54,7 +54,14 @@ zx_status_t FromCore(const pmapi::Status& status, const char* privilege_hint,
   return zx;
 }
 
+// What sample_id_all puts at the end of every record but a sample: {pid, tid}, time, id,
+// {cpu, reserved}, as SessionAttributes' sample_type asks.
+constexpr size_t kSampleIdBytes = 32;
+constexpr size_t kSampleIdTimeFromEnd = 24;
+
 // The attributes every event of a session shares (a ring takes only events on one clock).
+// PERF_SAMPLE_ID: the id of the event the session opened, which the events a thread's new
+// tasks inherit from it give too: a sample says whose attach took it.
 perf_event_attr SessionAttributes() {
   perf_event_attr attr{};
   attr.size = sizeof attr;
@@ -63,7 +70,8 @@ perf_event_attr SessionAttributes() {
   // Timestamps on CLOCK_MONOTONIC: the records' ticks are its nanoseconds.
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
-  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+  attr.sample_type =
+      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
   attr.sample_id_all = 1;
   return attr;
 }
@@ -89,7 +97,7 @@ size_t UserPcs(const uint64_t* chain, uint64_t count, uint64_t* pcs) {
 }
 
 // A PERF_RECORD_MMAP2 of executable code: where it is mapped and the file's name. The record
-// ends with sample_id_all's 24 bytes, which the name must not run into.
+// ends with sample_id_all's kSampleIdBytes, which the name must not run into.
 struct ExecMapping {
   uint32_t pid = 0, tid = 0;
   uint64_t addr = 0, len = 0, pgoff = 0;
@@ -104,11 +112,11 @@ bool ReadExecMapping(const perf_event_header& header, const uint8_t* record, Exe
     uint64_t ino, ino_generation;
     uint32_t prot, flags;
   } m;
-  if (header.size < sizeof header + sizeof m + 24) return false;
+  if (header.size < sizeof header + sizeof m + kSampleIdBytes) return false;
   std::memcpy(&m, record + sizeof header, sizeof m);
   if (!(m.prot & PROT_EXEC)) return false;
   const char* name = reinterpret_cast<const char*>(record + sizeof header + sizeof m);
-  const size_t limit = header.size - sizeof header - sizeof m - 24;
+  const size_t limit = header.size - sizeof header - sizeof m - kSampleIdBytes;
   *out = {m.pid, m.tid, m.addr, m.len, m.pgoff, std::string(name, strnlen(name, limit))};
   return true;
 }
@@ -186,6 +194,8 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
   }
   {
     std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
+    // What the process mapped before it was attached, for the mappings recorded later to join.
+    if (unwinder_) unwinder_->Attaching(tid);
     if (task_fn_ || unwinder_) {
       attr.mmap = 1;
       attr.mmap2 = 1;
@@ -194,20 +204,34 @@ zx_status_t Session::Attach(pid_t tid, bool descendants, std::string* error) {
       attr.task = 1;
     }
   }
+  // Its samples by the events it inherits are dropped from now on, before its own can sample.
+  {
+    std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
+    own_events_.insert(tid);
+  }
   // Time spent in system calls is sampled too (its user stack) when the kernel lets us see
   // kernel-mode samples; otherwise, as perf_event_paranoid 2 requires, user time only.
   pmapi::Status core;
+  std::vector<uint64_t> ids;
   bool user_only = kernel_time_ == 0;
   if (!user_only) {
     attr.exclude_kernel = 0;
-    core = sampling_->AddTarget(tid, attr);
+    core = sampling_->AddTarget(tid, attr, &ids);
     if (core.ok()) kernel_time_ = 1;
     user_only = core.kernel_errno() == EACCES || core.kernel_errno() == EPERM;
   }
   if (user_only) {
     attr.exclude_kernel = 1;
-    core = sampling_->AddTarget(tid, attr);
+    core = sampling_->AddTarget(tid, attr, &ids);
     if (core.ok()) kernel_time_ = 0;
+  }
+  {
+    std::lock_guard<std::mutex> lock(sampling_->drain_mutex());
+    if (core.ok()) {
+      for (uint64_t id : ids) event_owner_[id] = tid;
+    } else {
+      own_events_.erase(tid);
+    }
   }
   if (core.kernel_errno() == ESRCH) {  // Fuchsia's attach: a thread gone is a bad state
     *error = "thread " + std::to_string(tid) + " does not exist (it may have exited)";
@@ -264,15 +288,23 @@ void Session::Record(size_t ring, const perf_event_header& header, const uint8_t
     if (task_fn_) TaskEvent(header, record);
     return;
   }
-  // PERF_SAMPLE_TID | TIME | CPU | CALLCHAIN, in that order.
+  // PERF_SAMPLE_TID | TIME | ID | CPU | CALLCHAIN, in that order.
   struct Fixed {
     uint32_t pid, tid;
     uint64_t time;
+    uint64_t id;
     uint32_t cpu, reserved;
     uint64_t count;
   } fixed;
   if (header.size < sizeof header + sizeof fixed) return;
   std::memcpy(&fixed, body, sizeof fixed);
+  // A thread attached itself that also inherited another thread's event (it was created by an
+  // attached thread while the attaching went on) is sampled by both: its own event's samples
+  // are the ones kept.
+  auto owner = event_owner_.find(fixed.id);
+  if (owner != event_owner_.end() && owner->second != static_cast<pid_t>(fixed.tid) &&
+      own_events_.count(static_cast<pid_t>(fixed.tid)))
+    return;
   uint64_t available = (header.size - sizeof header - sizeof fixed) / 8;
   uint64_t pcs[ZX_SAMPLER_MAX_FRAMES];
   size_t n = 0;
@@ -382,11 +414,12 @@ zx_status_t Session::SetUnwind(uint32_t method, uint32_t stack_bytes, std::strin
 void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) {
   const uint8_t* body = record + sizeof header;
   zx_sampler_task_event_t event{};
-  // sample_id_all: {pid, tid, time, cpu, reserved} ends every non-sample record.
-  if (header.size >= sizeof header + 24) std::memcpy(&event.ticks, record + header.size - 16, 8);
+  // sample_id_all (kSampleIdBytes) ends every non-sample record; its time is the event's.
+  if (header.size >= sizeof header + kSampleIdBytes)
+    std::memcpy(&event.ticks, record + header.size - kSampleIdTimeFromEnd, 8);
   std::string name;
   auto text = [&](size_t offset) {
-    size_t limit = header.size - 24;
+    size_t limit = header.size - kSampleIdBytes;
     if (offset >= limit) return std::string();
     const char* start = reinterpret_cast<const char*>(record + offset);
     return std::string(start, strnlen(start, limit - offset));
@@ -406,7 +439,7 @@ void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) 
       break;
     }
     case PERF_RECORD_COMM:
-      if (header.size < sizeof header + 8 + 24) return;
+      if (header.size < sizeof header + 8 + kSampleIdBytes) return;
       std::memcpy(ids, body, 8);
       event.kind =
           (header.misc & PERF_RECORD_MISC_COMM_EXEC) ? ZX_SAMPLER_TASK_EXEC : ZX_SAMPLER_TASK_NAME;

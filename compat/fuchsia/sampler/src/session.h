@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -79,6 +80,8 @@ class Session {
 
   // Guarded by sampling_->drain_mutex(): regions' contents, counters, the task callback.
   uint64_t written_ = 0, dropped_ = 0, lost_ = 0;
+  std::map<uint64_t, pid_t> event_owner_;  // each event's id: the thread it was opened for
+  std::set<pid_t> own_events_;             // threads attached with events of their own
   zx_sampler_task_event_fn task_fn_ = nullptr;
   void* task_context_ = nullptr;
 };

@@ -4,9 +4,12 @@
  *
  *   unwind_workload [ITERATIONS]        runs leaf ITERATIONS times (default 300000000), again
  *                                       until the loop has used 300 ms of CPU time
- *   unwind_workload wait ITERATIONS   prints "ready", waits for SIGUSR1, then runs (for -p)
+ *   unwind_workload wait ITERATIONS [LIBRARY]
+ *                                     prints "ready", waits for SIGUSR1, then (for -p) loads
+ *                                     LIBRARY if given (a mapping made after the attach) and runs
  * The CPU-time floor keeps the samples a test can expect the same whatever the compiler made of
  * leaf: gcc's loop takes ~350 ms for the default, clang's (the sanitizer builds) ~45 ms. */
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +42,10 @@ int main(int argc, char** argv) {
   if (argc > 2 && strcmp(argv[1], "wait") == 0) {
     say_ready_and_wait_for_usr1();
     n = strtoull(argv[2], NULL, 10);
+    if (argc > 3 && !dlopen(argv[3], RTLD_NOW)) {
+      fprintf(stderr, "unwind_workload: %s\n", dlerror());
+      return 2;
+    }
   } else if (argc > 1) {
     n = strtoull(argv[1], NULL, 10);
   }

@@ -11,7 +11,8 @@ namespace pmsample {
 
 fuchsia_common::Symbolizer& AddressSpace::Symbols() {
   if (!symbolizer) {
-    symbolizer.reset(new fuchsia_common::Symbolizer);
+    symbolizer.reset(files ? new fuchsia_common::Symbolizer(files)
+                           : new fuchsia_common::Symbolizer);
     for (const auto& m : mappings) symbolizer->AddMapping(m);
   }
   return *symbolizer;
@@ -36,7 +37,31 @@ AddressSpace* Recording::SpaceAt(uint32_t pid, uint64_t ticks, bool create) {
     if ((*it)->since <= ticks) return it->get();
   if (!create) return nullptr;
   list.insert(list.begin(), std::unique_ptr<AddressSpace>(new AddressSpace));
+  list.front()->files = files_;
   return list.front().get();
+}
+
+AddressSpace* Recording::NewSpace(uint32_t pid, uint64_t ticks) {
+  auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
+  space->since = ticks;
+  space->files = files_;
+  spaces_[pid].push_back(std::move(space));
+  return spaces_[pid].back().get();
+}
+
+void Recording::Map(uint32_t pid, uint64_t ticks, const fuchsia_common::Mapping& mapping) {
+  AddressSpace* space = SpaceAt(pid, ticks, true);
+  auto overlaps = [&](const fuchsia_common::Mapping& m) {
+    return m.start < mapping.end && mapping.start < m.end;
+  };
+  if (std::any_of(space->mappings.begin(), space->mappings.end(), overlaps)) {
+    // What was there is gone from now on; the samples before still name it.
+    AddressSpace* next = NewSpace(pid, ticks);
+    for (const fuchsia_common::Mapping& m : space->mappings)
+      if (!overlaps(m)) next->mappings.push_back(m);
+    space = next;
+  }
+  space->mappings.push_back(mapping);
 }
 
 void Recording::ApplyTaskEvents() {
@@ -50,15 +75,11 @@ void Recording::ApplyTaskEvents() {
     const std::string& name = event_names_[i];
     switch (e.kind) {
       case ZX_SAMPLER_TASK_MAP:
-        SpaceAt(e.pid, e.ticks, true)
-            ->mappings.push_back(
-                fuchsia_common::Mapping{e.start, e.start + e.length, e.file_offset, name});
+        Map(e.pid, e.ticks,
+            fuchsia_common::Mapping{e.start, e.start + e.length, e.file_offset, name});
         break;
       case ZX_SAMPLER_TASK_EXEC: {
-        auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
-        space->since = e.ticks;
-        space->exec = true;
-        spaces_[e.pid].push_back(std::move(space));
+        NewSpace(e.pid, e.ticks)->exec = true;
         thread_names_[e.tid] = name;
         break;
       }
@@ -68,10 +89,8 @@ void Recording::ApplyTaskEvents() {
       case ZX_SAMPLER_TASK_FORK:
         if (e.pid != e.parent_pid) {
           AddressSpace* parent = SpaceAt(e.parent_pid, e.ticks, false);
-          auto space = std::unique_ptr<AddressSpace>(new AddressSpace);
-          space->since = e.ticks;
+          AddressSpace* space = NewSpace(e.pid, e.ticks);
           if (parent) space->mappings = parent->mappings;
-          spaces_[e.pid].push_back(std::move(space));
           auto parent_name = thread_names_.find(e.parent_tid);
           if (parent_name != thread_names_.end()) thread_names_[e.tid] = parent_name->second;
         } else {

@@ -18,11 +18,13 @@
 
 namespace pmsample {
 
-// One process image: the executable mappings it had from `since` (ticks) on.
+// One process image: the executable mappings it had from `since` (ticks) on. A mapping over
+// one it had (a library mapped where another was unmapped) starts the next image.
 struct AddressSpace {
   uint64_t since = 0;
   bool exec = false;  // made by an exec: its first mapping is the program (mapped before ld.so)
   std::vector<fuchsia_common::Mapping> mappings;
+  std::shared_ptr<fuchsia_common::SymbolFiles> files;      // the recording's, shared
   std::unique_ptr<fuchsia_common::Symbolizer> symbolizer;  // made on first use
   fuchsia_common::Symbolizer& Symbols();
 };
@@ -69,17 +71,24 @@ class Recording {
   const std::map<uint32_t, std::string>& thread_names() const { return thread_names_; }
   // The program `pid` last exec'd while sampled (after ApplyTaskEvents), or "".
   std::string ExecutedProgram(uint32_t pid) const;
+  // The symbol tables of every file of every image: each file indexed once.
+  const fuchsia_common::SymbolFiles& symbol_files() const { return *files_; }
   // The frame for a PC of a stack; return addresses (every frame but the innermost) are
   // looked up at pc - 1 so that the line is the call's.
   const Frame& FrameOf(AddressSpace* space, uint64_t pc, bool return_address);
 
  private:
   AddressSpace* SpaceAt(uint32_t pid, uint64_t ticks, bool create);
+  // A new image of `pid` from `ticks` on (after the ones it had).
+  AddressSpace* NewSpace(uint32_t pid, uint64_t ticks);
+  void Map(uint32_t pid, uint64_t ticks, const fuchsia_common::Mapping& mapping);
   // The image a sample's PC belongs to: the one current at its time, or the one before it
   // when the sample was taken in an exec past its announcement, still in the old code.
   AddressSpace* SpaceOfSample(uint32_t pid, uint64_t ticks, uint64_t pc);
   static size_t PlausibleFrames(const AddressSpace& space, const uint64_t* pcs, size_t count);
 
+  std::shared_ptr<fuchsia_common::SymbolFiles> files_ =
+      std::make_shared<fuchsia_common::SymbolFiles>();
   std::mutex events_mutex_;
   std::vector<zx_sampler_task_event_t> events_;
   std::vector<std::string> event_names_;  // events_[i].name points nowhere: names live here

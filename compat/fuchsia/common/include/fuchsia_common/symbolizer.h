@@ -39,15 +39,39 @@ struct Symbol {
 // cannot be read (the process is gone, or belongs to someone else).
 bool ReadExecutableMappings(pid_t pid, std::vector<Mapping>* out, std::string* error);
 
+// The symbol tables of ELF files, one per file (a file is its build id, or its device, inode,
+// modification time and size when it has none), opened and indexed once and shared by every
+// Symbolizer given the same SymbolFiles: the processes of a command map the same libraries,
+// each at its own address.
+class SymbolFiles {
+ public:
+  SymbolFiles();
+  ~SymbolFiles();
+  SymbolFiles(const SymbolFiles&) = delete;
+  SymbolFiles& operator=(const SymbolFiles&) = delete;
+
+  // ELF files opened and indexed so far (each once, however many mappings name it).
+  size_t files_indexed() const;
+
+ private:
+  friend class Symbolizer;
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 class Symbolizer {
  public:
+  // With tables of its own, or with `files` shared with other symbolizers.
   Symbolizer();
+  explicit Symbolizer(std::shared_ptr<SymbolFiles> files);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
 
-  // Adds an executable mapping (a mapping of a file already known is ignored). Files that
-  // cannot be opened or are not ELF are remembered as modules without symbols.
+  // Adds an executable mapping; it retires every earlier mapping it overlaps (a library
+  // mapped where another was unmapped). A file that cannot be opened, is no regular file (it
+  // is never waited on: a FIFO at a library's path) or is not ELF gives a module without
+  // symbols.
   void AddMapping(const Mapping& mapping);
   // Every executable mapping of a live process; false with *error set as above.
   bool AddProcess(pid_t pid, std::string* error);
