@@ -9,6 +9,7 @@
 
 #include "api/event_search.h"
 #include "api/suggest.h"
+#include "api/tracefs_hint.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "text_format.h"
@@ -54,7 +55,11 @@ std::string DidYouMean(const std::string &word, const std::vector<std::string> &
 std::string NoEventMatches(const Options &options) {
   const EventQuery query(options.pattern);
   const std::vector<const pmapi::CatalogEvent *> events = pmapi::Catalog::Get().InIdOrder();
-  const std::string what = "no event matches " + query.Quoted();
+  std::string what = "no event matches " + query.Quoted();
+  // Tracepoints this user cannot see are not in the catalog at all: a word such as "getppid"
+  // may name one, so the reason comes before any other advice.
+  const std::string hidden = pmapi::TracefsUnreadable();
+  if (!hidden.empty()) what += " among the events this user can see (" + hidden + ")";
   // Events that match, which the filters left out: say so rather than suggest other names.
   if (options.status_given || options.sources_given) {
     std::vector<std::string> left_out;
