@@ -12,6 +12,7 @@
 #include "options.h"
 #include "sampling.h"
 #include "stats.h"
+#include "tool_messages.h"
 
 namespace {
 
@@ -98,11 +99,12 @@ void MeasureInitialize(long n) {
 int main(int argc, char **argv) {
   if (getenv(kColdChildVariable)) return RunColdInitializeChild();
   Options options;
-  if (!ParseOptions(argc, argv, &options)) return 2;
+  if (!ParseOptions(argc, argv, &options)) return tools::kUsageExit;
   if (options.help) {
     PrintUsage(argv[0]);
     return 0;
   }
+  if (options.version) return tools::PrintVersion("pmcost");
   pm_info2_t info;
   int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT, &info, nullptr, PM_CURRENT);
   if (rc != 0) {
