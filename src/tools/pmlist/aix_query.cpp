@@ -143,9 +143,11 @@ std::string Groups(const Options &options, const pm_info2_t &info, const pm_grou
     if (IsNumber(options.aix_arg)) {
       return "no group has the number " + options.aix_arg + " here (pmlist -g -1 lists them)";
     }
-    std::vector<std::string> names;
-    for (int g = 0; g < groups.maxgroups; ++g) names.push_back(groups.event_groups[g].short_name);
-    const std::vector<std::string> close = pmapi::ClosestNames(options.aix_arg, names, 3);
+    std::vector<std::string> group_names;
+    for (int g = 0; g < groups.maxgroups; ++g) {
+      group_names.push_back(groups.event_groups[g].short_name);
+    }
+    const std::vector<std::string> close = pmapi::ClosestNames(options.aix_arg, group_names, 3);
     return "no group is named " + options.aix_arg + " here" +
            (close.empty() ? "" : "; did you mean " + tools::OrList(close) + "?") +
            " (pmlist -g -1 lists them)";
