@@ -318,8 +318,10 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
     auto origin = [&label, line_number] { return label + ":" + std::to_string(line_number); };
     std::string keyword, rest, problem;
     Keyword(line, &keyword, &rest);
-    // Only headers have '|' fields (and they start with the id).
-    if (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos) {
+    // Only headers have '|' fields (and they start with the id); a metric's '|' is its
+    // description's.
+    if (keyword != "metric" &&
+        (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos)) {
       std::string here = origin();
       Status complete = finish(here);
       if (!complete.ok()) return complete;

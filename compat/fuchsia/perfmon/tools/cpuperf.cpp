@@ -230,13 +230,7 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
     case EarlyExit::kNone:
       break;
   }
-  if (bad.kind == tools::OptionError::kHandler) return bad.message;
-  if (bad) {
-    fprintf(stderr, "cpuperf: %s\n", bad.message.c_str());
-    Usage(stderr);
-    *early_exit = 2;
-    return "";
-  }
+  if (bad) return bad.message;
   if (!events.empty()) spec.events = events;
   if (spec.events.size() > PERFMON_MAX_NUM_EVENTS) return "events: at most 32";
   if (!options->result_path_given) {
