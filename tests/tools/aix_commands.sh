@@ -167,6 +167,7 @@ hpmcount)
   # IBM's example (POWER's metric group): a clear usage error here.
   "$bin/hpmcount" -m cpi_breakdown ls >/dev/null 2>"$work/err"
   check "hpmcount -m cpi_breakdown ls: usage error 2" test $? = 2
+  check "... naming the group and pmlist" grep -q "unknown group 'cpi_breakdown' (pmlist -g -1 lists the groups)" "$work/err"
   # A mistyped group, on the command line and in AIX's variable: the group it is close to.
   "$bin/hpmcount" -g pm_sw_basc true >/dev/null 2>"$work/err"
   check "hpmcount -g pm_sw_basc: usage error 2" test $? = 2
@@ -176,7 +177,6 @@ hpmcount)
   check "HPM_EVENT_SET=pm_sw_basc: usage error 2" test $? = 2
   check "... did you mean pm_sw_basic" \
     grep -q "^hpmcount: HPM_EVENT_SET: unknown group 'pm_sw_basc'; did you mean pm_sw_basic" "$work/err"
-  check "... naming the group and pmlist" grep -q "unknown group 'cpi_breakdown' (pmlist -g -1 lists the groups)" "$work/err"
   "$bin/hpmcount" -o "$work/no/such/dir/run" -g pm_sw_basic "$workload" exit 3 >/dev/null 2>"$work/err"
   check "-o into a missing directory: 125, the command not run" test $? = 125
   check "... said so" grep -q "^hpmcount: cannot write $work/no/such/dir/run_0000\.[0-9]*: " "$work/err"
