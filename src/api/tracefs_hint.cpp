@@ -39,8 +39,9 @@ std::string TracefsUnreadable() {
   }
   if (mounted) {
     return "tracepoints cannot be seen by this user: tracefs (" + std::string(kTracefsRoots[0]) +
-           ") is readable by root only here; run as root, or have root give this user read "
-           "access to it (" PMAPI_DOC_DIR "/tools.md)";
+           ") is readable by root only here; run as root, or have root give a group of yours "
+           "read access: mount -o remount,gid=GROUP,mode=0750 " +
+           kTracefsRoots[0] + " (" PMAPI_DOC_DIR "/tools.md)";
   }
   return "tracepoints cannot be seen: no tracefs is mounted at " + std::string(kTracefsRoots[0]) +
          " (mount -t tracefs nodev " + kTracefsRoots[0] + ")";

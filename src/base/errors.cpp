@@ -106,6 +106,17 @@ Status DescribeErrno(int err, std::initializer_list<const char *> what) {
     case EPERM: {
       char level[16];
       ReadPerfEventParanoid(level, sizeof level);
+      // Level 3, Debian's and Android's default (a patch, not in upstream kernels), refuses
+      // perf_event_open to every user without CAP_PERFMON, even on their own processes.
+      const bool closed = level[0] >= '3' && level[0] <= '9';
+      if (closed) {
+        return Status(
+            Pmapi_Permission,
+            {text, ": ", name, " (", description, "); kernel.perf_event_paranoid is ", level,
+             " (Debian's default): no counting at all without root or CAP_PERFMON; "
+             "root may allow a user's own processes with "
+             "sysctl kernel.perf_event_paranoid=2"});
+      }
       return Status(
           Pmapi_Permission,
           {text, ": ", name, " (", description, "); kernel.perf_event_paranoid is ", level,

@@ -53,14 +53,14 @@ uint64_t Step(uint64_t hash, uint64_t word) {
 constexpr char kMagic[8] = {'P', 'M', 'A', 'P', 'I', 'C', 'A', 'T'};
 // The cache's one format version: bumped whenever the layout or the meaning of a stored field
 // changes.
-constexpr uint32_t kLayoutVersion = 4;  // 4: groups carry their pinned client id
+constexpr uint32_t kLayoutVersion = 5;  // 5: metrics carry their description
 // The fewest payload bytes one event takes (id, source, status, known flag, four empty
 // strings): bounds the event count a damaged file may claim before anything is allocated.
 constexpr size_t kSmallestEvent = 4 + 3 + 4 * 4;
 // Likewise for a group (id, client id, four empty strings, one empty member, no metric) and a
 // metric.
 constexpr size_t kSmallestGroup = 4 + 4 + 4 * 4 + 4 + 4 + 4 + 4;
-constexpr size_t kSmallestMetric = 2 * 4;
+constexpr size_t kSmallestMetric = 3 * 4;
 
 class Writer {
  public:
@@ -173,6 +173,7 @@ void PutGroups(Writer *writer, const CatalogContents &contents) {
     for (const GroupMetric &metric : group.metrics) {
       writer->PutString(metric.name);
       writer->PutString(metric.formula);
+      writer->PutString(metric.description);
     }
   }
   writer->Put(static_cast<uint32_t>(contents.member_positions.size()));
@@ -208,6 +209,7 @@ bool GetGroup(Reader *reader, int previous_id, GroupRecord *group) {
   group->metrics.resize(metric_count);
   for (GroupMetric &metric : group->metrics) {
     if (!reader->GetString(&metric.name) || !reader->GetString(&metric.formula) ||
+        !reader->GetString(&metric.description) ||
         !Formula::Parse(metric.formula, group->members, &metric.compiled).empty()) {
       return false;
     }

@@ -193,14 +193,13 @@ void StatusProbe::ProbeKernelGenericEvents() {
   // Software event ids grow with kernel releases (cgroup-switches, the newest the catalog
   // uses, arrived in 5.13) and the kernel accepts every id below its own maximum alike. So one
   // probe of the newest id answers for all of them when it is accepted; only when it is
-  // refused is each id asked about. DUMMY and BPF_OUTPUT count nothing and are never asked.
+  // refused is each id asked about.
   perf_event_attr attr;
   memset(&attr, 0, sizeof attr);
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_CGROUP_SWITCHES;
   ProbeResult newest = Accepts(attr);
   for (uint64_t config = 0; config < PERF_COUNT_SW_CGROUP_SWITCHES; ++config) {
-    if (config == PERF_COUNT_SW_DUMMY || config == PERF_COUNT_SW_BPF_OUTPUT) continue;
     attr.config = config;
     if (newest.err == 0) {
       cache_.emplace(Key{attr.type, attr.config, 0, 0}, newest);

@@ -1,7 +1,10 @@
 // Three sources that libpfm4 encodes: the curated tables (each record's first libpfm4 string
-// that encodes here), every event of the PMUs libpfm4 detects, and the kernel software events
-// its "perf" PMU names. Statuses come from class probes.
+// that encodes here, or the kernel software event number it names), every event of the PMUs
+// libpfm4 detects, and the kernel software events its "perf" PMU names. Statuses come from
+// class probes.
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <set>
@@ -63,6 +66,32 @@ Status EncodeWithPfm(const std::string & /*tracefs_root*/, const std::string &na
   return EncodePfmEvent(name, attr);
 }
 
+// A table record's alternative: a libpfm4 string, or "software:N", the kernel's software event
+// N, for the ones libpfm4 does not name (alignment-faults, emulation-faults, dummy, bpf-output).
+Status EncodeTableAlternative(const std::string &alternative, perf_event_attr *attr) {
+  constexpr const char *kSoftware = "software:";
+  if (!StartsWith(alternative, kSoftware)) return EncodePfmEvent(alternative, attr);
+  const std::string number = alternative.substr(strlen(kSoftware));
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long config = strtoull(number.c_str(), &end, 10);
+  if (number.empty() || number[0] == '-' || *end != '\0' || errno != 0 || config > UINT32_MAX) {
+    return Status(
+        Pmapi_InvalidEvent,
+        "'" + alternative + "' is not 'software:N' with N a kernel software event number");
+  }
+  attr->type = PERF_TYPE_SOFTWARE;
+  attr->config = config;
+  attr->config1 = 0;
+  attr->config2 = 0;
+  return Status::Ok();
+}
+
+Status EncodeTableEvent(const std::string & /*tracefs_root*/, const std::string &name,
+                        perf_event_attr *attr) {
+  return EncodeTableAlternative(name, attr);
+}
+
 }  // namespace
 
 PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *> records) {
@@ -91,7 +120,7 @@ PfmSnapshot TakePfmSnapshot(std::shared_future<const std::vector<TableRecord> *>
   for (const TableRecord &record : *records.get()) {
     TableEncoding encoding;
     for (size_t i = 0; i < record.pfm_alternatives.size(); ++i) {
-      Status status = EncodePfmEvent(record.pfm_alternatives[i], &encoding.attr);
+      Status status = EncodeTableAlternative(record.pfm_alternatives[i], &encoding.attr);
       if (status.ok()) {
         encoding.alternative = static_cast<int>(i);
         break;
@@ -213,7 +242,7 @@ std::string Present() { return ""; }
 
 }  // namespace
 
-const EventSourceDriver kTableSource{"table", 0, EnumerateTables, EncodeWithPfm, Present};
+const EventSourceDriver kTableSource{"table", 0, EnumerateTables, EncodeTableEvent, Present};
 const EventSourceDriver kPfmSource{"pmu", kFirstPfmId, EnumeratePfm, EncodeWithPfm, DetectPfm};
 const EventSourceDriver kSoftwareSource{"software", kFirstPfmId, nullptr, EncodeWithPfm, DetectPfm};
 

@@ -261,14 +261,22 @@ std::string ParseEvents(const std::string &rest, GroupRecord *group) {
   return "";
 }
 
-// "metric NAME = FORMULA"; returns "" or what is wrong.
+// "metric NAME = FORMULA [| DESCRIPTION]"; returns "" or what is wrong.
 std::string ParseMetric(const std::string &rest, GroupRecord *group) {
   if (group->members.empty()) return "a 'metric' line before the group's 'events' line";
   size_t equals = rest.find('=');
   if (equals == std::string::npos) return "a metric is 'metric NAME = FORMULA'; '=' is missing";
   GroupMetric metric;
   metric.name = Trim(std::string_view(rest).substr(0, equals));
-  metric.formula = Trim(std::string_view(rest).substr(equals + 1));
+  // "FORMULA | DESCRIPTION": the description is optional; no formula holds a '|'.
+  const size_t bar = rest.find('|', equals);
+  metric.formula = Trim(std::string_view(rest).substr(
+      equals + 1, bar == std::string::npos ? std::string::npos : bar - equals - 1));
+  if (bar != std::string::npos) {
+    metric.description = Trim(std::string_view(rest).substr(bar + 1));
+    if (metric.description.empty())
+      return "metric '" + metric.name + "': empty description after '|'";
+  }
   if (metric.name.empty()) return "empty metric name";
   if (HasBlank(metric.name)) return "metric name '" + metric.name + "' contains a space";
   for (const GroupMetric &other : group->metrics) {
@@ -310,8 +318,10 @@ Status ParseGroupTable(const std::string &label, const std::string &text,
     auto origin = [&label, line_number] { return label + ":" + std::to_string(line_number); };
     std::string keyword, rest, problem;
     Keyword(line, &keyword, &rest);
-    // Only headers have '|' fields (and they start with the id).
-    if (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos) {
+    // Only headers have '|' fields (and they start with the id); a metric's '|' is its
+    // description's.
+    if (keyword != "metric" &&
+        (isdigit(static_cast<unsigned char>(line[0])) || line.find('|') != std::string::npos)) {
       std::string here = origin();
       Status complete = finish(here);
       if (!complete.ok()) return complete;

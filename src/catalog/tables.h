@@ -34,8 +34,9 @@ constexpr int kFirstTableId = 1;
 constexpr int kLastTableId = 99999;
 
 struct GroupMetric {
-  std::string name;     // "IPC"
-  std::string formula;  // "PM_INST_CMPL / PM_CYC", as written
+  std::string name;         // "IPC"
+  std::string formula;      // "PM_INST_CMPL / PM_CYC", as written
+  std::string description;  // "Instructions per cycle"; "" when the line gives none
   Formula compiled;
 };
 

@@ -63,4 +63,22 @@ TEST(PerfEventParanoid, ThePermissionMessageAndTheCacheKeyUseTheOneReading) {
       << unknown.detail();
 }
 
+// Level 3 (Debian's kernels) closes perf_event_open to every unprivileged user: the message
+// says so and names the sysctl, rather than speaking of other users' processes.
+TEST(PerfEventParanoid, LevelThreeSaysNothingCountsWithoutPrivilege) {
+  FakeKernel kernel;
+  ScopedKernel scoped(&kernel);
+  kernel.SetFile(kParanoid, "3\n");
+  const std::string three = pmapi::StatusFromErrno(EACCES, {"perf_event_open"}).detail();
+  EXPECT_NE(three.find("kernel.perf_event_paranoid is 3 (Debian's default): no counting at all"),
+            std::string::npos)
+      << three;
+  EXPECT_NE(three.find("sysctl kernel.perf_event_paranoid=2"), std::string::npos) << three;
+  EXPECT_EQ(three.find("other users' processes"), std::string::npos) << three;
+  kernel.SetFile(kParanoid, "2\n");
+  const std::string two = pmapi::StatusFromErrno(EPERM, {"perf_event_open"}).detail();
+  EXPECT_NE(two.find("other users' processes"), std::string::npos) << two;
+  EXPECT_EQ(two.find("Debian"), std::string::npos) << two;
+}
+
 }  // namespace

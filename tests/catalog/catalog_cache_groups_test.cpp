@@ -63,6 +63,7 @@ void ExpectSameRecords(const std::vector<GroupRecord> &expected,
     for (size_t m = 0; m < a.metrics.size(); ++m) {
       EXPECT_EQ(a.metrics[m].name, b.metrics[m].name);
       EXPECT_EQ(a.metrics[m].formula, b.metrics[m].formula);
+      EXPECT_EQ(a.metrics[m].description, b.metrics[m].description);
       EXPECT_DOUBLE_EQ(a.metrics[m].compiled.Evaluate(counts, 2.5),
                        b.metrics[m].compiled.Evaluate(counts, 2.5))
           << a.short_name << " " << a.metrics[m].name;

@@ -100,6 +100,34 @@ TEST(catalog_machine, SoftwareEventsFollowTheKernel) {
   EXPECT_EQ(pfm_task_clock.status, task_clock.status);
 }
 
+// The software events perf lists that libpfm4 does not name: table events appended after the
+// curated ones (no curated id moves), encoded as the kernel's own numbers, with the status the
+// kernel gives them here.
+TEST(catalog_machine, PerfSoftwareEventsLibpfmLacksAreTableEvents) {
+  const int last_curated = MustFind("cgroup-switches").id;
+  const struct {
+    const char *name;
+    uint64_t config;
+  } kAppended[] = {{"alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS},
+                   {"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS},
+                   {"dummy", PERF_COUNT_SW_DUMMY},
+                   {"bpf-output", PERF_COUNT_SW_BPF_OUTPUT}};
+  int expected_id = last_curated + 1;
+  for (const auto &appended : kAppended) {
+    const CatalogEvent &event = MustFind(appended.name);
+    EXPECT_EQ(event.id, expected_id++) << appended.name;
+    EXPECT_EQ(event.source, pmapi::EventSource::kTable) << appended.name;
+    perf_event_attr attr{};
+    ASSERT_TRUE(Catalog::Get().Encode(event, &attr).ok()) << appended.name;
+    EXPECT_EQ(attr.type, static_cast<uint32_t>(PERF_TYPE_SOFTWARE)) << appended.name;
+    EXPECT_EQ(attr.config, appended.config) << appended.name;
+    const int err = KernelErrno(PERF_TYPE_SOFTWARE, appended.config);
+    EXPECT_EQ(event.status, err == 0 ? EventStatus::kVerified : EventStatus::kUnverified)
+        << appended.name << ": kernel errno " << err;
+  }
+  EXPECT_LT(static_cast<size_t>(expected_id), Catalog::Get().listed_count()) << "listed";
+}
+
 TEST(catalog_machine, HardwareEventsFollowTheKernel) {
   int err = KernelErrno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
   for (const char *name : {"PM_CYC", "perf::PERF_COUNT_HW_CPU_CYCLES", "perf::CYCLES"}) {

@@ -78,7 +78,8 @@ TEST(group_parser, ReadsGroupsMembersAndMetrics) {
       "\n"
       " 7 | pm_x | An x | Counts x. \n"
       "   events PM_CYC  PM_INST_CMPL\tsyscalls:sys_enter_getppid\n"
-      "   metric IPC = PM_INST_CMPL / PM_CYC\n"
+      "   metric IPC = PM_INST_CMPL / PM_CYC | Instructions per cycle \n"
+      "   metric CPI = PM_CYC / PM_INST_CMPL\n"
       "8|pm_y|A y|Counts y.\n"
       "events task-clock\n",
       &records);
@@ -91,9 +92,12 @@ TEST(group_parser, ReadsGroupsMembersAndMetrics) {
   EXPECT_EQ(records[0].origin, "t.grp:3");
   EXPECT_EQ(records[0].members,
             (std::vector<std::string>{"PM_CYC", "PM_INST_CMPL", "syscalls:sys_enter_getppid"}));
-  ASSERT_EQ(records[0].metrics.size(), 1u);
+  ASSERT_EQ(records[0].metrics.size(), 2u);
   EXPECT_EQ(records[0].metrics[0].name, "IPC");
   EXPECT_EQ(records[0].metrics[0].formula, "PM_INST_CMPL / PM_CYC");
+  EXPECT_EQ(records[0].metrics[0].description, "Instructions per cycle");
+  EXPECT_EQ(records[0].metrics[1].formula, "PM_CYC / PM_INST_CMPL");
+  EXPECT_EQ(records[0].metrics[1].description, "") << "the description is optional";
   EXPECT_DOUBLE_EQ(records[0].metrics[0].compiled.Evaluate({4, 6, 0}, 1), 1.5);
   EXPECT_EQ(records[1].members, (std::vector<std::string>{"task-clock"}));
   EXPECT_TRUE(records[1].metrics.empty());
@@ -119,6 +123,7 @@ TEST(group_parser, EveryErrorNamesFileAndLine) {
       {"metric X PM_CYC\n", "'=' is missing"},
       {"metric = PM_CYC\n", "empty metric name"},
       {"metric A B = PM_CYC\n", "contains a space"},
+      {"metric X = PM_CYC |\n", "metric 'X': empty description after '|'"},
       {"metric M = PM_CYC\n", "metric 'M' is defined twice"},
       {"bogus line\n", "found 'bogus'"},
       {"2 | pm_b | b | d\nevents\n", "lists no event"},

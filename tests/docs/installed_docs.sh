@@ -2,7 +2,8 @@
 # The reference documentation as a user finds it in an installed tree (docs/CMakeLists.txt):
 #   names     every call an installed library exports, and every installed tool, has a man
 #             page `man` finds by that name
-#   warnings  groff and man format every page without a warning
+#   warnings  groff and man format every page without a warning, and every option heading
+#             outside NAME, SYNOPSIS and DESCRIPTION opens a tagged paragraph (.TP)
 #   docs      docs/*.md are under <docdir>, and every document a page or a tool's --help names
 #             is named by its installed path and is there
 #   defaults  pmcount's --help and pmcount(1) name the same default events
@@ -104,6 +105,12 @@ check_warnings() {
     out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=w -l "$page" 2>&1 >/dev/null) ||
       fail "man failed on $page"
     [[ -z $out ]] || fail "man --warnings on $page: $out"
+    # An option's heading line without its .TP runs into the paragraph above: groff says
+    # nothing, the reader finds no heading.
+    out=$(awk '/^\.SH/ {body = ($0 !~ /NAME|SYNOPSIS|DESCRIPTION/)}
+               body && prev !~ /^\.(TP|TQ)/ && /^\.B[IR]? +\\-/ {print NR ": " $0}
+               {prev = $0}' "$page")
+    [[ -z $out ]] || fail "$page: an option heading without .TP: $out"
   done < <(real_pages)
 }
 

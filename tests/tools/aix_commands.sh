@@ -47,6 +47,12 @@ hpmcount)
     grep -Eq "^ Number of times process was swapped out +: not kept by Linux$" "$work/ls"
   check "end of resource block" grep -qx " #######  End of Resource Statistics  ########" "$work/ls"
   check "counting mode: user (AIX's default)" grep -qx " Counting mode: user" "$work/ls"
+  # Switches and migrations happen in kernel mode: their 0 in user mode is explained, beside a
+  # resource block that counts every switch.
+  check "a note says why context-switches count 0 in user mode, and names -k" \
+    grep -Eq "^ Note: context-switches, cpu-migrations: 0 in user mode.*; -k counts kernel mode too$" "$work/ls"
+  "$bin/hpmcount" -k -g pm_sw_basic true >"$work/k"
+  check "with -k, no such note" bash -c "! grep -q '0 in user mode' '$work/k'"
   faults=$(value "page-faults (Page faults)" <"$work/ls")
   check "page-faults counted ($faults)" test "$faults" -gt 0
   check "derived metric group" grep -qx "  Derived metric group: pm_sw_basic" "$work/ls"
@@ -173,6 +179,15 @@ hpmcount)
   "$bin/hpmcount" -m cpi_breakdown ls >/dev/null 2>"$work/err"
   check "hpmcount -m cpi_breakdown ls: usage error 2" test $? = 2
   check "... naming the group and pmlist" grep -q "unknown group 'cpi_breakdown' (pmlist -g -1 lists the groups)" "$work/err"
+  # A mistyped group, on the command line and in AIX's variable: the group it is close to.
+  "$bin/hpmcount" -g pm_sw_basc true >/dev/null 2>"$work/err"
+  check "hpmcount -g pm_sw_basc: usage error 2" test $? = 2
+  check "... did you mean pm_sw_basic" \
+    grep -q "^hpmcount: unknown group 'pm_sw_basc'; did you mean pm_sw_basic" "$work/err"
+  HPM_EVENT_SET=pm_sw_basc "$bin/hpmcount" true >/dev/null 2>"$work/err"
+  check "HPM_EVENT_SET=pm_sw_basc: usage error 2" test $? = 2
+  check "... did you mean pm_sw_basic" \
+    grep -q "^hpmcount: HPM_EVENT_SET: unknown group 'pm_sw_basc'; did you mean pm_sw_basic" "$work/err"
   "$bin/hpmcount" -o "$work/no/such/dir/run" -g pm_sw_basic "$workload" exit 3 >/dev/null 2>"$work/err"
   check "-o into a missing directory: 125, the command not run" test $? = 125
   check "... said so" grep -q "^hpmcount: cannot write $work/no/such/dir/run_0000\.[0-9]*: " "$work/err"
@@ -272,6 +287,14 @@ pmlist)
   check "-m GROUP: its metric formulas" grep -q "getppid_per_second *syscalls:sys_enter_getppid / time" "$work/m"
   "$bin/pmlist" -D -1 >"$work/d"
   check "-D -1: the derived metrics header" grep -qx "Derived metrics supported:" "$work/d"
+  # As AIX prints them: each metric once, with its description.
+  check "-D -1: IPC once" test "$(grep -c '^ *IPC ' "$work/d")" = 1
+  check "-D -1: IPC with its description" grep -Eqx "        IPC +Instructions per cycle" "$work/d"
+  check "-D -1: CPUs_utilized with its description" \
+    grep -Eqx "        CPUs_utilized +CPUs used on average" "$work/d"
+  PMAPI_GROUPS_DIR=$work/site "$bin/pmlist" -D -1 >"$work/d-site"
+  check "-D -1: a site metric without a description shows its formula" \
+    grep -Eqx "        getppid_per_second +syscalls:sys_enter_getppid / time" "$work/d-site"
   # Today's forms: -s LIST, -g alone, and the long options.
   "$bin/pmlist" -s verified task-clock >"$work/old"
   check "-s verified PATTERN: today's table" grep -Eq "^ +[0-9]+  task-clock +verified" "$work/old"
@@ -284,6 +307,10 @@ pmlist)
   check "... naming this machine's processor" grep -q "^pmlist: -p POWER5: pmlist on Linux knows this machine's processor only" "$work/err"
   "$bin/pmlist" -g no_such_group >/dev/null 2>"$work/err"
   check "-g unknown: exit 1" test $? = 1
+  "$bin/pmlist" -g pm_sw_basc >/dev/null 2>"$work/err"
+  check "-g mistyped: exit 1" test $? = 1
+  check "-g mistyped: did you mean the group" \
+    grep -q "^pmlist: no group is named pm_sw_basc here; did you mean pm_sw_basic" "$work/err"
   "$bin/pmlist" -s PM_CYC >/dev/null 2>"$work/err"
   check "-s with a pattern: usage error 2" test $? = 2
   set -e

@@ -472,6 +472,20 @@ sys.exit(0 if g["metrics"] and g["events"][0] == "task-clock" else 1)' "$work/gr
 misc)
   "$pmcount" --help >"$work/help"
   check "pmcount --help" grep -q "^Usage: pmcount" "$work/help"
+  # perf's software events that libpfm4 does not name count like the others; on x86 the kernel
+  # counts no alignment or emulation faults, and dummy and bpf-output never count.
+  "$pmcount" -x, -e alignment-faults,emulation-faults,dummy,bpf-output -- "$workload" getppid 1 \
+    2>"$work/sw"
+  check "perf's other software events: counted (exit 0)" test $? = 0
+  for ev_sw in alignment-faults emulation-faults dummy bpf-output; do
+    check "$ev_sw: a count" grep -Eq "^[0-9]+,,$ev_sw," "$work/sw"
+  done
+  for ev_sw in dummy bpf-output; do
+    check "$ev_sw: counts 0" grep -Eq "^0,,$ev_sw," "$work/sw"
+  done
+  if [[ $(uname -m) == x86_64 ]]; then
+    check "alignment-faults: 0 on x86" grep -Eq "^0,,alignment-faults," "$work/sw"
+  fi
   "$pmlist" --help >"$work/help"
   check "pmlist --help" grep -q "^Usage: pmlist" "$work/help"
   for page in pmcount pmlist; do
@@ -618,6 +632,14 @@ unprivileged)
       grep -q "^pmcount: unknown event '$ev': .*tracefs (/sys/kernel/tracing) is readable by root only" \
       "$work/tracefs"
     check "nobody: no 'similar name' advice" bash -c "! grep -q 'similar name' '$work/tracefs'"
+    # pmlist's search for a tracepoint's word says the same, and how root opens tracefs.
+    as_nobody "$pmlist" getppid >"$work/pmlist-out" 2>"$work/pmlist-tracefs"
+    check "nobody: pmlist getppid finds nothing (1)" test $? = 1
+    check "nobody: pmlist says tracepoints are hidden from this user" \
+      grep -q "^pmlist: no event matches 'getppid' among the events this user can see (tracepoints cannot be seen by this user: tracefs (/sys/kernel/tracing) is readable by root only" \
+      "$work/pmlist-tracefs"
+    check "nobody: pmlist names the command that gives access" \
+      grep -q "mount -o remount,gid=GROUP,mode=0750 /sys/kernel/tracing" "$work/pmlist-tracefs"
   else
     echo "note: nobody can read tracefs here; the tracefs message is not checked"
   fi
@@ -633,6 +655,14 @@ binaries)
   for bin in "$prefix"/bin/*; do installed+=("$(basename "$bin")"); done
   check "bin/ holds exactly ${expected[*]} (got: ${installed[*]})" \
     test "${installed[*]}" = "${expected[*]}"
+  # The package that ships them says what it holds: each tool is named in its description.
+  control=$(dirname "$0")/../../debian/control
+  awk '/^Package: pmapi-tools$/ {on = 1; next} /^Package:/ {on = 0} on && /^(Description:| )/' \
+    "$control" >"$work/tools-description"
+  for name in "${expected[@]}"; do
+    check "debian/control: the pmapi-tools description names $name" \
+      grep -qw -- "$name" "$work/tools-description"
+  done
   cp -a "$prefix" "$work/moved"
   for tree in "$prefix" "$work/moved"; do
     for name in "${expected[@]}"; do
@@ -676,6 +706,31 @@ binaries)
   check "pmc -c with an id nobody has: says so" grep -q "^pmc: no event has the id 2147483647" "$work/out"
   "$pmc" -c 12abc true 2>"$work/out"
   check "pmc -c 12abc: exit 2 (usage)" test $? = 2
+  # The nine tools answer alike: --help (0, on stdout), --version (0, one line, pmcount's
+  # version), and a usage error in the kit's two lines (2). pmc keeps NetBSD's -h (the list).
+  version=$("$prefix/bin/pmcount" --version)
+  version=${version##* }
+  for name in "${expected[@]}"; do
+    bin=$prefix/bin/$name
+    "$bin" --help >"$work/help" 2>"$work/help.err"
+    check "$name --help: exit 0" test $? = 0
+    check "$name --help: the usage on stdout, nothing on stderr" \
+      bash -c "[[ -s '$work/help' && ! -s '$work/help.err' ]]"
+    "$bin" --version >"$work/version" 2>&1
+    check "$name --version: exit 0" test $? = 0
+    check "$name --version: '$name (libpmapi) $version'" \
+      test "$(cat "$work/version")" = "$name (libpmapi) $version"
+    "$bin" --no-such-option >"$work/usage" 2>"$work/usage.err"
+    check "$name --no-such-option: exit 2" test $? = 2
+    check "$name --no-such-option: two lines, '$name: ...' then where the usage is" \
+      bash -c "[[ \$(wc -l <'$work/usage.err') == 2 && \$(head -1 '$work/usage.err') == '$name: '* &&
+                 \$(tail -1 '$work/usage.err') == \"Try '$name --help' for more information.\" ]]"
+    check "$name --no-such-option: nothing on stdout" test ! -s "$work/usage"
+  done
+  "$pmc" -c 12abc true 2>"$work/out"
+  check "pmc -c 12abc: the kit's wording" grep -qx "Try 'pmc --help' for more information." "$work/out"
+  "$pmc" -h >"$work/out"
+  check "pmc -h: NetBSD's list" grep -q "^Supported performance counter events:" "$work/out"
   set -e
   ;;
 

@@ -6,6 +6,7 @@
  *   pmc -h                       the same as `pmc list`
  *   pmc -c <event> command [args]
  *                                run command; print "<event>: user N kernel M"
+ *   pmc --help, pmc --version    as every libpmapi tool
  *
  * <event> is a catalog name (`pmc list`) or a numeric id. Counter 0 counts the
  * event in user mode and counter 1 in kernel mode, as NetBSD's tool did; the
@@ -43,12 +44,27 @@ static unsigned long long evid_max(void) {
   return _Generic((pmc_evid_t)0, unsigned long : ULONG_MAX, default : INT_MAX);
 }
 
-static void usage(void) {
-  fprintf(stderr,
-          "usage: pmc list [text]\n"
-          "       pmc -h\n"
-          "       pmc -c <event> command [args ...]\n");
-  exit(EXIT_USAGE);
+#ifndef PMC_VERSION
+#error "PMC_VERSION is the project's version, defined by the build"
+#endif
+
+/* The words of every libpmapi tool's usage error (src/tools/common/tool_messages.h): what is
+ * wrong, then where the usage is. Returns EXIT_USAGE. */
+static int usage_error(const char *format, const char *text) {
+  fputs("pmc: ", stderr);
+  fprintf(stderr, format, text);
+  fputs("\nTry 'pmc --help' for more information.\n", stderr);
+  return EXIT_USAGE;
+}
+
+static void print_usage(void) {
+  printf(
+      "usage: pmc list [text]     list the events (ids and names) [containing text]\n"
+      "       pmc -h              the same as pmc list\n"
+      "       pmc -c <event> command [args ...]\n"
+      "                           run command; print \"<event>: user N kernel M\"\n"
+      "       pmc --help          this text\n"
+      "       pmc --version       the version\n");
 }
 
 static int list_events(const char *filter) {
@@ -87,23 +103,25 @@ static int parse_event(const char *text, pmc_evid_t *id) {
     errno = 0;
     unsigned long long number = strtoull(text, &end, 0);
     if (*end != '\0') {
-      fprintf(stderr, "pmc: '%s' is neither an event id nor an event name (see pmc list)\n", text);
+      usage_error("'%s' is neither an event id nor an event name (see pmc list)", text);
       return 1;
     }
     if (errno == ERANGE || number > evid_max()) {
-      fprintf(stderr, "pmc: event id %s is out of range (ids are 0 to %llu; see pmc list)\n", text,
-              evid_max());
+      char range[96];
+      snprintf(range, sizeof range,
+               "event id %%s is out of range (ids are 0 to %llu; see pmc list)", evid_max());
+      usage_error(range, text);
       return 1;
     }
     *id = (pmc_evid_t)number;
     if (!known_id(*id)) {
-      fprintf(stderr, "pmc: no event has the id %s (see pmc list)\n", text);
+      usage_error("no event has the id %s (see pmc list)", text);
       return 1;
     }
     return 0;
   }
   if (pmc_event_lookup(text, id) != 0) {
-    fprintf(stderr, "pmc: unknown event %s (see pmc list)\n", text);
+    usage_error("unknown event %s (see pmc list)", text);
     return 1;
   }
   return 0;
@@ -187,11 +205,20 @@ static int count_command(const char *event, char **command) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "list") == 0) {
-    if (argc > 3) usage();
+    if (argc > 3) return usage_error("list takes one text at most, not %s", argv[3]);
     return list_events(argc == 3 ? argv[2] : NULL);
   }
   if (argc == 2 && strcmp(argv[1], "-h") == 0) return list_events(NULL);
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+    print_usage();
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("pmc (libpmapi) %s\n", PMC_VERSION);
+    return 0;
+  }
   if (argc >= 4 && strcmp(argv[1], "-c") == 0) return count_command(argv[2], argv + 3);
-  usage();
-  return EXIT_USAGE;
+  if (argc < 2) return usage_error("%s", "no command: pmc list, pmc -h or pmc -c EVENT COMMAND");
+  if (strcmp(argv[1], "-c") == 0) return usage_error("%s", "-c takes an event and a command");
+  return usage_error("unknown command or option '%s'", argv[1]);
 }

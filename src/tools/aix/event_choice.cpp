@@ -7,7 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/suggest.h"
+#include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
+#include "text_format.h"
 
 namespace aix {
 namespace {
@@ -36,6 +39,14 @@ bool IsNumber(const std::string &text) {
 const char *Env(const char *name) {
   const char *value = getenv(name);
   return value && *value ? value : nullptr;
+}
+
+// "; did you mean pm_sw_basic?" when groups listed here have names close to `name`, else "".
+std::string GroupSuggestion(const std::string &name, const pm_groups_info_t &groups) {
+  std::vector<std::string> names;
+  for (int g = 0; g < groups.maxgroups; ++g) names.push_back(groups.event_groups[g].short_name);
+  const std::vector<std::string> close = pmapi::ClosestNames(name, names, 3);
+  return close.empty() ? "" : "; did you mean " + tools::OrList(close) + "?";
 }
 
 // -s 0, every set: the groups the kernel counts here (a VM without a PMU counts none of the
@@ -68,6 +79,9 @@ void Classify(const std::string &request, const pm_groups_info_t &groups, const 
     if (words.size() == 1 && words[0] == "0") *error = KeepCountable(&choice->groups);
   } else if (IsNumber(words[0])) {
     *error = why;  // a set number this machine has no group for
+  } else if (!pmapi::Catalog::Get().FindName(words[0]) &&
+             !GroupSuggestion(words[0], groups).empty()) {
+    *error = why;  // no event, and close to a group's name: a mistyped group
   } else {
     // Event names: pmcount's selection (pm_select_events) judges them.
     std::string events;
@@ -97,8 +111,10 @@ std::string ResolveGroups(const std::string &list, bool zero_is_all, const pm_gr
       }
     }
     if (!found) {
-      return (IsNumber(item) ? "no group has the number " : "unknown group '") + item +
-             (IsNumber(item) ? "" : "'") + " (pmlist -g -1 lists the groups)";
+      if (IsNumber(item))
+        return "no group has the number " + item + " (pmlist -g -1 lists the groups)";
+      return "unknown group '" + item + "'" + GroupSuggestion(item, groups) +
+             " (pmlist -g -1 lists the groups)";
     }
     out.push_back(found->short_name);
   }

@@ -6,17 +6,15 @@
 #include "event_choice.h"
 #include "hpm_run.h"
 #include "prepared.h"
+#include "tool_messages.h"
 
 namespace aix {
 namespace {
 
-constexpr int kUsage = 2;
 constexpr int kFailed = 125;
 
 int UsageError(Tool tool, const std::string &message) {
-  fprintf(stderr, "%s: %s\nTry '%s -h' for more information.\n", ToolName(tool), message.c_str(),
-          ToolName(tool));
-  return kUsage;
+  return tools::UsageError(ToolName(tool), message);
 }
 
 }  // namespace
@@ -30,6 +28,7 @@ int HpmMain(Tool tool, int argc, char **argv) {
     fputs(HpmUsage(tool).c_str(), stdout);
     return 0;
   }
+  if (options.version) return tools::PrintVersion(ToolName(tool));
   pm_info2_t info;
   pm_groups_info_t groups = {};
   const int rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info,

@@ -151,6 +151,11 @@ tools::OptionTable Table(Tool tool, HpmOptions *o) {
          o->help = true;
          return std::string();
        }});
+  options.push_back(
+      {"version", 0, nullptr, "the version", [o](const std::string &, const std::string &) {
+         o->version = true;
+         return std::string();
+       }});
   return tools::OptionTable(std::move(options), 14);
 }
 
@@ -176,7 +181,7 @@ std::string ParseHpmOptions(Tool tool, const std::vector<std::string> &args, Hpm
   if (error) return error.message;
   std::vector<std::string> rest = operands;
   rest.insert(rest.end(), after.begin(), after.end());
-  if (o.help) {
+  if (o.help || o.version) {
     *options = o;
     return "";
   }

@@ -28,6 +28,7 @@ struct HpmOptions {
   bool quiet = false;              // -n (the HPM Toolkit's): no report on standard output
   bool extended = false;           // -x: each derived metric with its formula
   bool help = false;               // -h
+  bool version = false;            // --version
   // hpmstat only.
   bool runlatch = false;             // -r
   bool timestamps = false;           // -T

@@ -12,12 +12,12 @@
 #include "pmapi_counting.h"
 #include "set_results.h"
 #include "stopped_command.h"
+#include "tool_messages.h"
 #include "topology/cpu_map.h"
 
 namespace aix {
 namespace {
 
-constexpr int kUsage = 2;
 constexpr int kFailed = 125;
 
 using tools::Sample;
@@ -42,11 +42,9 @@ std::string RealTimeStamp() {
 
 int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
   if (!options.wpar.empty() && options.wpar != "ALL") {
-    fprintf(stderr,
-            "hpmstat: -@ %s: Linux has no workload partitions; -@ ALL counts the whole "
-            "machine\n",
-            options.wpar.c_str());
-    return kUsage;
+    return tools::UsageError("hpmstat", "-@ " + options.wpar +
+                                            ": Linux has no workload partitions; -@ ALL counts "
+                                            "the whole machine");
   }
   Programs programs;
   std::string error = MakePrograms(prepared, &programs);

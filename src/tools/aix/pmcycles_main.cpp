@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "option_table.h"
+#include "tool_messages.h"
 
 namespace {
 
-constexpr int kUsage = 2;
 constexpr int kFailed = 1;
 
 int Mhz(double hz) { return static_cast<int>(std::lround(hz / 1e6)); }
@@ -48,15 +48,12 @@ double CurrentHz() {
   return n ? sum / n * 1e6 : 0;
 }
 
-int Usage(const char *message) {
-  fprintf(stderr, "pmcycles: %s\nusage: pmcycles [-d] [-m] [-M]\n", message);
-  return kUsage;
-}
+int Usage(const std::string &message) { return tools::UsageError("pmcycles", message); }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  bool decrementer = false, each = false, measured = false, help = false;
+  bool decrementer = false, each = false, measured = false, help = false, version = false;
   auto flag = [](bool *set) {
     return [set](const std::string &, const std::string &) {
       *set = true;
@@ -70,17 +67,19 @@ int main(int argc, char **argv) {
           {"", 'M', nullptr, "the clock the processors run at now", flag(&measured)},
           {"", 'd', nullptr, "the decrementer (none on Linux: said so)", flag(&decrementer)},
           {"help", 'h', nullptr, nullptr, flag(&help)},
+          {"version", 0, nullptr, "the version", flag(&version)},
       },
       10);
   std::vector<std::string> operands;
   const tools::OptionError error =
       table.Parse(std::vector<std::string>(argv + 1, argv + argc), &operands);
-  if (error) return Usage(error.message.c_str());
+  if (error) return Usage(error.message);
   if (help) {
     printf("usage: pmcycles [-d] [-m] [-M]\n  (none)  the nominal processor clock\n%s",
            table.Help().c_str());
     return 0;
   }
+  if (version) return tools::PrintVersion("pmcycles");
   if (!operands.empty()) return Usage("takes no operands");
   const double hz = pm_cycles();
   if (hz <= 0) {

@@ -1,6 +1,9 @@
 #include "prepared.h"
 
+#include <linux/perf_event.h>
 #include <stdlib.h>
+
+#include <algorithm>
 
 #include "count_options.h"
 
@@ -8,6 +11,42 @@ namespace aix {
 namespace {
 
 constexpr long kMaxSliceMs = 86400L * 1000;
+
+// Software events that happen only in kernel mode: the kernel switches and moves a task from
+// kernel code, so in user mode they count 0 whatever the resource usage says.
+bool KernelModeOnly(const pmapi::CatalogEvent &event) {
+  perf_event_attr attr{};
+  if (!pmapi::Catalog::Get().Encode(event, &attr).ok() || attr.type != PERF_TYPE_SOFTWARE) {
+    return false;
+  }
+  return attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+         attr.config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+         attr.config == PERF_COUNT_SW_CGROUP_SWITCHES;
+}
+
+// The note for the events of `sets` that count 0 in user mode, "" when none is counted so.
+std::string UserModeZerosNote(const HpmOptions &options,
+                              const std::vector<pmcount::Selection> &sets,
+                              const pmcount::Mode &mode) {
+  if (mode.kernel || !mode.user) return "";
+  std::vector<std::string> zeros;
+  for (const pmcount::Selection &set : sets) {
+    for (const pmcount::SelectedEvent &event : set.events) {
+      if (!event.entry || !KernelModeOnly(*event.entry)) continue;
+      if (event.has_mode && event.kernel) continue;
+      if (std::find(zeros.begin(), zeros.end(), event.name) == zeros.end()) {
+        zeros.push_back(event.name);
+      }
+    }
+  }
+  if (zeros.empty()) return "";
+  std::string names;
+  for (const std::string &name : zeros) names += (names.empty() ? "" : ", ") + name;
+  const bool hpmcount = options.tool == Tool::kHpmcount;
+  return names + ": 0 in user mode, the mode counted here: the kernel switches and moves tasks " +
+         "in kernel mode" + (hpmcount ? " (the resource usage above counts every switch)" : "") +
+         "; " + (hpmcount ? "-k counts kernel mode too" : "leave -u out to count kernel mode too");
+}
 
 }  // namespace
 
@@ -74,6 +113,8 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
     for (const std::string &note : selection.notes) out.notes.push_back(note);
     out.sets.push_back(std::move(selection));
   }
+  const std::string zeros = UserModeZerosNote(options, out.sets, out.mode);
+  if (!zeros.empty()) out.notes.push_back(zeros);
   for (const std::string &name : out.metrics) {
     bool known = false;
     for (const tools::Selection &set : out.sets) {

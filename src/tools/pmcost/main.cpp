@@ -13,6 +13,7 @@
 #include "options.h"
 #include "sampling.h"
 #include "stats.h"
+#include "tool_messages.h"
 
 namespace {
 
@@ -99,11 +100,12 @@ void MeasureInitialize(long n) {
 int main(int argc, char **argv) {
   if (getenv(kColdChildVariable)) return RunColdInitializeChild();
   Options options;
-  if (!ParseOptions(argc, argv, &options)) return 2;
+  if (!ParseOptions(argc, argv, &options)) return tools::kUsageExit;
   if (options.help) {
     PrintUsage(argv[0]);
     return 0;
   }
+  if (options.version) return tools::PrintVersion("pmcost");
   // Room for every call's time of a row, taken before anything is measured: an -n this
   // process cannot hold (a memory limit) is a usage error, not an exception in the middle.
   std::vector<double> times;

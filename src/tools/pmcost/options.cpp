@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "option_table.h"
+#include "tool_messages.h"
 
 namespace {
 
@@ -50,6 +51,11 @@ tools::OptionTable Table(Options *options) {
              options->help = true;
              return std::string();
            }},
+          {"version", 0, nullptr, "the version",
+           [options](const std::string &, const std::string &) {
+             options->version = true;
+             return std::string();
+           }},
       },
       14);
 }
@@ -78,13 +84,12 @@ bool ParseOptions(int argc, char **argv, Options *options) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> rest;
   const tools::OptionError error = Table(options).Parse(args, &rest);
-  if (error.kind == tools::OptionError::kHandler) {
-    fprintf(stderr, "pmcost: %s\n", error.message.c_str());
+  if (error) {
+    tools::UsageError("pmcost", error.message);
     return false;
   }
-  const std::string wrong = error ? error.spelled : rest.empty() ? "" : rest[0];
-  if (!wrong.empty()) {
-    fprintf(stderr, "pmcost: unknown or incomplete argument '%s' (try --help)\n", wrong.c_str());
+  if (!rest.empty()) {
+    tools::UsageError("pmcost", "takes no operands (got '" + rest[0] + "')");
     return false;
   }
   return true;

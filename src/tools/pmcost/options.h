@@ -13,8 +13,9 @@ struct Options {
   std::vector<std::string> events = {"task-clock", "page-faults", "context-switches",
                                      "cpu-migrations"};
   bool help = false;
+  bool version = false;
 };
 
-// Parses argv; on a bad argument prints why to stderr and returns false.
+// Parses argv; on a bad argument prints the usage error to stderr and returns false.
 bool ParseOptions(int argc, char **argv, Options *options);
 void PrintUsage(const char *program);

@@ -6,13 +6,16 @@
 #include <strings.h>
 
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
+#include "api/suggest.h"
 #include "catalog/group_catalog.h"
 #include "csv.h"
 #include "listing.h"
 #include "markup.h"
+#include "text_format.h"
 
 namespace pmlist {
 namespace {
@@ -41,7 +44,8 @@ std::string Render(char format, const char *element, const std::vector<Record> &
   out = "<?xml version=\"1.0\"?>\n<pmlist>\n";
   for (const Record &record : records) {
     out += std::string("  <") + element;
-    for (const auto &field : record) out += " " + field.first + "=\"" + EscapeMarkup(field.second) + "\"";
+    for (const auto &field : record)
+      out += " " + field.first + "=\"" + EscapeMarkup(field.second) + "\"";
     out += "/>\n";
   }
   return out + "</pmlist>\n";
@@ -136,8 +140,17 @@ std::string Groups(const Options &options, const pm_info2_t &info, const pm_grou
     }
   }
   if (chosen.empty()) {
-    return (IsNumber(options.aix_arg) ? "no group has the number " : "no group is named ") +
-           options.aix_arg + " here (pmlist -g -1 lists them)";
+    if (IsNumber(options.aix_arg)) {
+      return "no group has the number " + options.aix_arg + " here (pmlist -g -1 lists them)";
+    }
+    std::vector<std::string> group_names;
+    for (int g = 0; g < groups.maxgroups; ++g) {
+      group_names.push_back(groups.event_groups[g].short_name);
+    }
+    const std::vector<std::string> close = pmapi::ClosestNames(options.aix_arg, group_names, 3);
+    return "no group is named " + options.aix_arg + " here" +
+           (close.empty() ? "" : "; did you mean " + tools::OrList(close) + "?") +
+           " (pmlist -g -1 lists them)";
   }
   std::vector<Record> records;
   std::string out;
@@ -265,8 +278,26 @@ std::string Event(const Options &options, const pm_info2_t &info, std::string *t
 
 std::string Metrics(const Options &options, const pm_groups_info_t &groups, std::string *text) {
   const bool by_group = options.aix == AixQuery::kMetricGroups;
+  const bool all_metrics = !by_group && options.aix_arg == "-1";
   std::string out = by_group ? "" : "Derived metrics supported:\n";
   std::vector<Record> records;
+  std::set<std::string> listed;
+  // A metric's description: the first one a group gives for that name (a site's group may give
+  // none), else its formula.
+  auto DescriptionOf = [&groups](const std::string &metric_name, const std::string &formula) {
+    for (int g = 0; g < groups.maxgroups; ++g) {
+      const pmapi::ResolvedGroup *group =
+          pmapi::GroupCatalog::Get().FindId(groups.event_groups[g].group_id);
+      if (!group) continue;
+      for (const pmapi::GroupMetric &metric : group->record.metrics) {
+        if (metric.name == metric_name && !metric.description.empty()) return metric.description;
+      }
+    }
+    return formula;
+  };
+  auto Padded = [](const std::string &metric_name) {
+    return metric_name + std::string(metric_name.size() < 31 ? 31 - metric_name.size() : 1, ' ');
+  };
   bool found = false;
   for (int g = 0; g < groups.maxgroups; ++g) {
     const pmapi::ResolvedGroup *group =
@@ -281,10 +312,20 @@ std::string Metrics(const Options &options, const pm_groups_info_t &groups, std:
     for (const pmapi::GroupMetric &metric : group->record.metrics) {
       if (!by_group && options.aix_arg != "-1" && options.aix_arg != metric.name) continue;
       found = true;
-      out += "        " + metric.name;
-      out += std::string(metric.name.size() < 31 ? 31 - metric.name.size() : 1, ' ');
-      out += by_group || options.aix_arg != "-1" ? metric.formula : "(" + name + ")";
-      out += "\n";
+      if (all_metrics) {
+        // AIX lists each metric once, with what it means; the groups that define it are -m's.
+        if (!listed.insert(metric.name).second) continue;
+        const std::string &meaning = metric.description.empty()
+                                         ? DescriptionOf(metric.name, metric.formula)
+                                         : metric.description;
+        out += "        " + Padded(metric.name) + meaning + "\n";
+        records.push_back({{"metric", metric.name},
+                           {"description", meaning},
+                           {"group", name},
+                           {"formula", metric.formula}});
+        continue;
+      }
+      out += "        " + Padded(metric.name) + metric.formula + "\n";
       records.push_back({{"metric", metric.name}, {"group", name}, {"formula", metric.formula}});
     }
   }

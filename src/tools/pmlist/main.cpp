@@ -15,6 +15,7 @@
 #include "options.h"
 #include "printing.h"
 #include "text_wrap.h"
+#include "tool_messages.h"
 
 namespace pmlist {
 namespace {
@@ -39,11 +40,9 @@ size_t TerminalWrapWidth(const Options &options) {
 int Main(int argc, char **argv) {
   Options options;
   const std::string error = ParseOptions(std::vector<std::string>(argv + 1, argv + argc), &options);
-  if (!error.empty()) {
-    fprintf(stderr, "pmlist: %s\nTry 'pmlist --help' for more information.\n", error.c_str());
-    return 2;
-  }
+  if (!error.empty()) return tools::UsageError("pmlist", error);
   if (options.help) return WriteAll(UsageText()) ? 0 : 1;
+  if (options.version) return tools::PrintVersion("pmlist");
 
   // pmlist shows every tracepoint, not only those pm_initialize lists by default; listing them
   // all moves no id (docs/catalog.md, "Event ids"). A value the user set is kept.

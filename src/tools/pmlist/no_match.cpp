@@ -6,6 +6,9 @@
 
 #include <vector>
 
+#include "api/event_search.h"
+#include "api/suggest.h"
+#include "api/tracefs_hint.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "text_format.h"
@@ -58,7 +61,11 @@ bool Matches(const std::string &query, const pmapi::CatalogEvent &event) {
 std::string NoEventMatches(const Options &options) {
   const std::vector<std::string> words = WordsOf(options.pattern);
   const std::vector<const pmapi::CatalogEvent *> events = pmapi::Catalog::Get().InIdOrder();
-  const std::string what = "no event matches " + Quoted(words);
+  std::string what = "no event matches " + Quoted(words);
+  // Tracepoints this user cannot see are not in the catalog at all: a word such as "getppid"
+  // may name one, so the reason comes before any other advice.
+  const std::string hidden = pmapi::TracefsUnreadable();
+  if (!hidden.empty()) what += " among the events this user can see (" + hidden + ")";
   // Events that match, which the filters left out: say so rather than suggest other names.
   if (options.status_given || options.sources_given) {
     std::vector<std::string> left_out;

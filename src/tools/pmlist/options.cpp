@@ -142,6 +142,7 @@ tools::OptionTable Table(Options *o) {
        "to its width, $COLUMNS or the terminal's, only there)",
        flag(&o->no_wrap)},
       {"help", 'h', nullptr, "this text", flag(&o->help)},
+      {"version", 0, nullptr, "the version", flag(&o->version)},
       tools::Text(""),
       tools::Text("AIX's queries, in AIX's layout (one at a time; -p, -d, -f and -o shape them):"),
       aix_summary,
@@ -215,7 +216,7 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
     const std::string wrong = pattern(arg, "");
     if (!wrong.empty()) return wrong;
   }
-  if (o.aix != AixQuery::kNone && !o.help) {
+  if (o.aix != AixQuery::kNone && !o.help && !o.version) {
     if (!o.pattern.empty()) {
       return "AIX's queries take no pattern (got '" + o.pattern +
              "'); today's listing does: pmlist --groups PATTERN, pmlist PATTERN";
@@ -224,12 +225,12 @@ std::string ParseOptions(const std::vector<std::string> &args, Options *options)
       return "-g, -j, -v and --source belong to today's listing, not to AIX's queries (-o c "
              "gives CSV)";
     }
-  } else if (!o.help && (o.detailed || o.format != 't')) {
+  } else if (!o.help && !o.version && (o.detailed || o.format != 't')) {
     return "-d and -o shape AIX's queries (-s, -g GROUP, -c, -e, ...): add one";
   }
   // Groups have no source and no encoding of their own: rather than ignore these silently,
   // say so (their members' sources and encodings are one `pmlist -v NAME` away).
-  if (o.groups && !o.help) {
+  if (o.groups && !o.help && !o.version) {
     if (o.sources_given) {
       return "--source selects events by where they come from; it does not apply to -g "
              "(groups): leave one of them out";

@@ -43,6 +43,7 @@ struct Options {
   bool verbose = false;
   bool json = false;
   bool help = false;
+  bool version = false;
   bool no_wrap = false;  // --no-wrap: one line per event on a terminal too
   AixQuery aix = AixQuery::kNone;
   std::string aix_arg;    // the query's argument: "-1", a group, "2,PM_CYC", ...

@@ -25,6 +25,7 @@
 #include "option_table.h"
 #include "output_file.h"
 #include "session_spec.h"
+#include "tool_messages.h"
 #include "trace_outputs.h"
 #include "traced_command.h"
 
@@ -43,13 +44,9 @@ struct Options {
 
 // As every tool of the project (docs/tools.md): 2 for what the user wrote wrong, 125 when
 // cpuperf itself fails, so that neither is taken for the command's own status.
-constexpr int kUsage = 2;
 constexpr int kFailed = 125;
 
-int UsageError(const std::string &message) {
-  fprintf(stderr, "cpuperf: %s\nTry 'cpuperf --help' for more information.\n", message.c_str());
-  return kUsage;
-}
+int UsageError(const std::string &message) { return tools::UsageError("cpuperf", message); }
 
 int Fail(const std::string &message) {
   fprintf(stderr, "cpuperf: %s\n", message.c_str());
@@ -94,7 +91,7 @@ int DescribeEvent(const std::string &text) {
 
 // What an option asks to do instead of a run (--help, --list-events, --describe-event).
 struct EarlyExit {
-  enum Kind { kNone, kHelp, kList, kDescribe } kind = kNone;
+  enum Kind { kNone, kHelp, kVersion, kList, kDescribe } kind = kNone;
   std::string event;
 };
 
@@ -183,6 +180,7 @@ tools::OptionTable Table(Options *options, std::vector<EventSpec> *events, Early
       {"describe-event", 0, "=GROUP:NAME", "an event's id, group and number",
        exit_with(EarlyExit::kDescribe)},
       {"help", 'h', nullptr, "this text", exit_with(EarlyExit::kHelp)},
+      {"version", 0, nullptr, "the version", exit_with(EarlyExit::kVersion)},
   });
 }
 
@@ -226,16 +224,13 @@ std::string ParseOptions(int argc, char **argv, Options *options, int *early_exi
       Usage(stdout);
       *early_exit = 0;
       return "";
+    case EarlyExit::kVersion:
+      *early_exit = tools::PrintVersion("cpuperf");
+      return "";
     case EarlyExit::kNone:
       break;
   }
-  if (bad.kind == tools::OptionError::kHandler) return bad.message;
-  if (bad) {
-    fprintf(stderr, "cpuperf: %s\n", bad.message.c_str());
-    Usage(stderr);
-    *early_exit = 2;
-    return "";
-  }
+  if (bad) return bad.message;
   if (!events.empty()) spec.events = events;
   if (spec.events.size() > PERFMON_MAX_NUM_EVENTS) return "events: at most 32";
   if (!options->result_path_given) {

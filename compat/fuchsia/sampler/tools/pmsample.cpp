@@ -29,12 +29,12 @@
 #include "output_file.h"
 #include "outputs.h"
 #include "recording.h"
+#include "tool_messages.h"
 #include "zircon/sampler-linux.h"
 #include "zircon/syscalls-next.h"
 
 namespace {
 
-constexpr int kUsage = 2;     // a bad command line
 constexpr int kFailed = 125;  // pmsample itself failed (before the command: it is not run)
 
 struct Options {
@@ -100,14 +100,14 @@ bool ParseCallGraph(const std::string& text, Options* o) {
   return o->stack_bytes <= ZX_SAMPLER_UNWIND_MAX_STACK;
 }
 
-// A row's answer that is no sentence: show the usage (a bad --top), or stop for --help, which
-// answers where it stands, as getopt's loop did (what follows it is not looked at).
-constexpr char kShowUsage[] = "\x01";
+// A row's answer that is no sentence: stop for --help or --version, which answer where they
+// stand, as getopt's loop did (what follows them is not looked at).
 constexpr char kHelp[] = "\x02";
+constexpr char kVersion[] = "\x03";
 
 // pmsample's options, each one row (tools::OptionTable): --help lists the same rows.
 tools::OptionTable Table(Options* o) {
-  // (--help is the row that stops the parse: ParseOptions prints the usage.)
+  // (--help and --version are the rows that stop the parse: ParseOptions answers them.)
   using Value = const std::string&;
   using tools::WholeNumber;
   auto set = [](std::string* field) {
@@ -173,10 +173,11 @@ tools::OptionTable Table(Options* o) {
          return std::string();
        }},
       {"help", 'h', nullptr, "this text", [](Value, Value) { return std::string(kHelp); }},
+      {"version", 0, nullptr, "the version", [](Value, Value) { return std::string(kVersion); }},
   });
 }
 
-// The synopsis; with --help, the options too (a usage error shows the synopsis, as before).
+// The synopsis and the options, for --help.
 void Usage(FILE* out) {
   Options unused;
   std::fprintf(out,
@@ -186,7 +187,7 @@ void Usage(FILE* out) {
                "                [--call-graph fp|dwarf[,bytes]] [--top n] [--buffer-mb n] [-q]\n"
                "                -- command [args...]\n"
                "       pmsample [options] -p pid [-d seconds]\n%s",
-               out == stdout ? Table(&unused).Help().c_str() : "");
+               Table(&unused).Help().c_str());
 }
 
 int ParseOptions(int argc, char** argv, Options* o) {
@@ -197,25 +198,22 @@ int ParseOptions(int argc, char** argv, Options* o) {
     Usage(stdout);
     std::exit(0);
   }
-  if (error.kind == tools::OptionError::kHandler && error.message != kShowUsage) {
-    std::fprintf(stderr, "pmsample: %s\n", error.message.c_str());
-    return kUsage;
+  if (error.kind == tools::OptionError::kHandler && error.message == kVersion) {
+    std::exit(tools::PrintVersion("pmsample"));
   }
-  if (error) {
-    if (error.kind != tools::OptionError::kHandler) {
-      std::fprintf(stderr, "pmsample: %s\n", error.message.c_str());
-    }
-    Usage(stderr);
-    return kUsage;
-  }
+  if (error) return tools::UsageError("pmsample", error.message);
   if (o->frequency && o->event_type != PERF_TYPE_SOFTWARE) {
-    std::fprintf(stderr, "pmsample: -F is per second of CPU time; with -e give --period events\n");
-    return kUsage;
+    return tools::UsageError("pmsample",
+                             "-F is per second of CPU time; with -e give --period events");
   }
   for (int i = argc - static_cast<int>(rest.size()); i < argc; ++i) o->command.push_back(argv[i]);
-  if ((o->pid == 0) == o->command.empty()) {
-    Usage(stderr);
-    return kUsage;
+  if (o->pid != 0 && !o->command.empty()) {
+    return tools::UsageError("pmsample",
+                             "-p samples a running process: give it or a command, not both");
+  }
+  if (o->pid == 0 && o->command.empty()) {
+    return tools::UsageError("pmsample",
+                             "nothing to sample: give a command (pmsample -- command) or -p PID");
   }
   return 0;
 }
