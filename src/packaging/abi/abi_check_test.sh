@@ -2,7 +2,7 @@
 # abi_check.sh on a small library of its own, built three ways, for the outcomes that matter:
 # a call added passes (and is shown), a call removed fails, and a new soname without its own
 # baseline fails; a call left out of the version node, or internal C++ exported, fails the
-# exports check.
+# exports check, unless the C++ is in the private node its prefix names.
 #
 # usage: abi_check_test.sh C_COMPILER CXX_COMPILER
 set -euo pipefail
@@ -71,4 +71,14 @@ echo 'LIBT_1 { global: *; };' >"$work/v.map"
 expect 1 "internal C++ symbol exported: inner::helper(int)" \
   "$check" exports "$work/libv.so" LIBT_1
 expect 0 "is public" "$check" exports "$work/libv.so" LIBT_1 inner::
+# A private node: its C++ passes when the prefix names that node, and only there.
+echo 'namespace inner { int helper(int x) { return x; } } extern "C" int t_open(int x) { return x; }' \
+  >"$work/p.cpp"
+printf 'LIBT_1 { global: t_open; local: *; };\nLIBT_PRIVATE { global: extern "C++" { inner::*; }; };\n' \
+  >"$work/p.map"
+"$cxx" -shared -fPIC -o "$work/libp.so" "$work/p.cpp" "-Wl,--version-script=$work/p.map"
+expect 0 "is public and in LIBT_1,LIBT_PRIVATE" \
+  "$check" exports "$work/libp.so" LIBT_1,LIBT_PRIVATE LIBT_PRIVATE:inner::
+expect 1 "internal C++ symbol exported: inner::helper(int)" \
+  "$check" exports "$work/libv.so" LIBT_1 LIBT_PRIVATE:inner::
 echo "abi_check: all outcomes as expected"
