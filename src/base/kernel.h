@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "base/engine_export.h"
+
 namespace pmapi {
 
 // What Stat reports about a file.
@@ -110,7 +112,7 @@ constexpr bool kUserSpaceReadBuilt = false;
 inline constexpr const char *kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 
 // The kernel in use: the real one unless a test installed a double.
-Kernel &CurrentKernel();
+PMAPI_ENGINE_EXPORT Kernel &CurrentKernel();
 
 // kernel.perf_event_paranoid as its file says it ("2"), or "unknown" when it cannot be read:
 // the library's one reader of it, through the seam and allocating nothing.

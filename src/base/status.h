@@ -14,6 +14,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "base/engine_export.h"
+
 namespace pmapi {
 
 class Status {
@@ -46,7 +48,7 @@ class Status {
 
  private:
   void Append(const char *piece);
-  void CopyFrom(const Status &other);
+  PMAPI_ENGINE_EXPORT void CopyFrom(const Status &other);
 
   int code_ = 0;
   int kernel_errno_ = 0;

@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "base/engine_counts.h"
 #include "base/kernel.h"
 #include "base/settings.h"
 #include "catalog/added_events.h"
@@ -96,6 +97,7 @@ std::unique_ptr<Catalog> Catalog::BuildCached(const std::string &cache_path, boo
 
 const Catalog &Catalog::Get() {
   static const Catalog *catalog = [] {
+    CountEngineEvent(EngineEvent::kCatalogBuilt);
     if (&CurrentKernel() != &RealKernel()) return Build().release();
     bool boot_in_key = false;
     const std::string path = DefaultCatalogCachePath(&boot_in_key);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/engine_export.h"
 #include "base/status.h"
 
 namespace pmapi {
@@ -62,7 +63,7 @@ class Catalog {
   // The process-wide catalog, built on first call (thread-safe): BuildCached() with the
   // default cache directory while the real kernel is installed; Build() when a test double is
   // (the cache describes the real kernel, never a double).
-  static const Catalog &Get();
+  PMAPI_ENGINE_EXPORT static const Catalog &Get();
 
   // A catalog read afresh from the current kernel seam and environment, touching no cache.
   // Tests build their own to see faked kernels or tables.
@@ -83,17 +84,17 @@ class Catalog {
 
   // Every event built or restored from the cache, in storage order (not id order; see
   // InIdOrder). Events added with Add() are not in it.
-  const std::vector<CatalogEvent> &events() const;
+  PMAPI_ENGINE_EXPORT const std::vector<CatalogEvent> &events() const;
   // Every event, by increasing id (ids are 0..events().size()-1, then the added events'):
   // table events first (PM_CYC, PM_INST_CMPL, ...).
   std::vector<const CatalogEvent *> InIdOrder() const;
-  const CatalogEvent *FindId(int id) const;
+  PMAPI_ENGINE_EXPORT const CatalogEvent *FindId(int id) const;
   // Ids 0..listed_count()-1 are the events pm_initialize lists; higher ids (tracepoints
   // outside the listed set, hardware events beyond the list bound, added events) are counted
   // by name only.
   size_t listed_count() const;
   // Exact short name first, then case-insensitive; added events after built ones.
-  const CatalogEvent *FindName(const std::string &name) const;
+  PMAPI_ENGINE_EXPORT const CatalogEvent *FindName(const std::string &name) const;
 
   // The id of the event `encoding` names: an event the catalog has (FindName), else one added
   // now (added_events.h: a tracepoint created since the catalog was built, or a libpfm4
@@ -103,14 +104,14 @@ class Catalog {
 
   // Fills type, config, config1, config2 (and nothing about mode) for
   // perf_event_open, through the descriptor of the event's source (event_sources.h).
-  Status Encode(const CatalogEvent &event, perf_event_attr *attr) const;
+  PMAPI_ENGINE_EXPORT Status Encode(const CatalogEvent &event, perf_event_attr *attr) const;
   // The same by name, from any source: an event the catalog has (FindName), else what Add
   // would encode for the name (a tracepoint, a libpfm4 string), without adding it or taking an
   // id. Pmapi_InvalidEvent says what each source said.
   Status EncodeName(const std::string &name, perf_event_attr *attr) const;
 
   // The host processor as libpfm4 describes its core PMU, for pm_info_t.proc_name.
-  const std::string &proc_name() const;
+  PMAPI_ENGINE_EXPORT const std::string &proc_name() const;
 
   // Whether this catalog was restored from the on-disk cache rather than built from sources.
   bool from_cache() const { return from_cache_; }
@@ -146,7 +147,7 @@ int ActiveFilter();
 constexpr int kStatusFilterMask = 7;
 
 // Records a successful initialization with this status filter; later ones replace it.
-void RecordInitialization(int status_filter);
+PMAPI_ENGINE_EXPORT void RecordInitialization(int status_filter);
 
 // Whether an event of `status` is listed under `status_filter`.
 bool PassesFilter(EventStatus status, int status_filter);
@@ -162,7 +163,7 @@ struct CoreCounters {
   int programmable = 0;
   int fixed = 0;
 };
-bool CoreCounterCounts(CoreCounters *counters);
+PMAPI_ENGINE_EXPORT bool CoreCounterCounts(CoreCounters *counters);
 
 // Checks that `id` may be programmed on `counter` under the active filter and
 // encodes it: Pmapi_NoInit before initialization; Pmapi_InvalidEvent naming

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/engine_export.h"
 #include "base/status.h"
 #include "core/counter_group.h"
 #include "core/program.h"
@@ -33,18 +34,18 @@ class Multiplexer;
 
 class Context {
  public:
-  ~Context();
+  PMAPI_ENGINE_EXPORT ~Context();
 
   // Opens the program on every target and starts counting if `start`. On
   // failure no descriptor stays open.
-  static Status Create(Program program, const std::vector<GroupTarget> &targets, bool start,
-                       std::unique_ptr<Context> *out);
+  PMAPI_ENGINE_EXPORT static Status Create(Program program, const std::vector<GroupTarget> &targets,
+                                           bool start, std::unique_ptr<Context> *out);
 
   // Turns this context's own counting state on; the counters run only while
   // the gate is open too (see SetGate).
-  Status Start();
+  PMAPI_ENGINE_EXPORT Status Start();
   // Pmapi_NotCounting when counting is off.
-  Status Stop();
+  PMAPI_ENGINE_EXPORT Status Stop();
   // Moves every baseline to the current counts: later reads start from zero.
   // `moved`, if given, receives what the baselines moved by.
   Status Reset(GroupReading *moved = nullptr);
@@ -55,7 +56,8 @@ class Context {
   Status Read(int group_index, CounterValues *values, CountTimes *times) const;
   // The same counts in program order, since the baselines, every event
   // included; `multiplexed` tells whether the kernel counted only part of the time.
-  Status ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const;
+  PMAPI_ENGINE_EXPORT Status ReadTotals(int group_index, GroupReading *totals,
+                                        bool *multiplexed) const;
 
   // A counting group's members count only while the group does: the
   // effective state is (own state) AND (gate). Open unless a group closes it.
@@ -77,7 +79,7 @@ class Context {
   // pm_data_t.accu index.
   size_t client_events() const { return client_events_; }
   const uint8_t *counter_of() const { return counter_of_; }
-  int group_count() const;
+  PMAPI_ENGINE_EXPORT int group_count() const;
   // What each group counts, in group order.
   const std::vector<GroupTarget> &targets() const { return targets_; }
   std::vector<CounterGroup> &groups() { return groups_; }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/engine_export.h"
 #include "base/status.h"
 #include "pmapi.h"
 
@@ -38,8 +39,8 @@ class Program {
   // A program of one event its caller already encoded (a front end other than the AIX API:
   // compat/netbsd), on counter 0, with no AIX mode. `attr` is opened as given, but for the
   // bits CounterGroup sets per target and group (inherit, disabled, pinned, read_format).
-  static Program ForEncodedEvent(int event_id, const std::string &name,
-                                 const perf_event_attr &attr);
+  PMAPI_ENGINE_EXPORT static Program ForEncodedEvent(int event_id, const std::string &name,
+                                                     const perf_event_attr &attr);
 
   // A program of events their caller already encoded (a counting session's group), each on
   // the counter of its position, with no AIX mode; opened as ForEncodedEvent's are.

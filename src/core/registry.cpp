@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/engine_counts.h"
 #include "core/counting_group.h"
 #include "core/fork_counter.h"
 #include "core/sampling_session.h"
@@ -66,6 +67,7 @@ Registry &Registry::Get() {
 
 Registry::Registry() : state_(new State) {
   pthread_atfork(&Registry::BeforeFork, &Registry::AfterForkInParent, &Registry::AfterForkInChild);
+  CountEngineEvent(EngineEvent::kForkHandlerRegistered);
 }
 
 Status Registry::CheckSystemAllowed() const {
@@ -207,6 +209,7 @@ void Registry::AddForkChildHandler(void (*handler)()) {
 // none) nor sampling sessions (Fuchsia's handles are not inherited). The locks are taken before
 // fork so that the child does not inherit one held by a thread that no longer exists there.
 void Registry::BeforeFork() {
+  CountEngineEvent(EngineEvent::kForkPrepared);
   Registry &registry = Get();
   registry.system_calls_.lock();
   registry.third_party_calls_.lock();

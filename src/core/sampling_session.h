@@ -19,6 +19,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/engine_export.h"
 #include "base/status.h"
 #include "core/perf_ring.h"
 
@@ -32,23 +33,23 @@ class SamplingSession {
 
   // Held for the whole of every call of a sampling front end (the registry's sampling_calls):
   // a fork waits for it, so a child never inherits it held.
-  static std::mutex &FrontEndCalls();
+  PMAPI_ENGINE_EXPORT static std::mutex &FrontEndCalls();
 
   // Opens the drainer's wake-up descriptor; records go to `each`, always with drain_mutex()
   // held, on the drainer or on the thread that calls Drain.
-  static Status Create(RecordFn each, std::unique_ptr<SamplingSession> *out);
+  PMAPI_ENGINE_EXPORT static Status Create(RecordFn each, std::unique_ptr<SamplingSession> *out);
   // Stops the drainer, disables and closes every event, unmaps every ring. In a child of fork:
   // nothing but forgetting the object (everything was the parent's).
-  ~SamplingSession();
+  PMAPI_ENGINE_EXPORT ~SamplingSession();
   SamplingSession(const SamplingSession &) = delete;
   SamplingSession &operator=(const SamplingSession &) = delete;
 
   // A ring on `cpu` with up to `max_data_pages` data pages, owned by an anchor: `anchor` opened
   // for the calling process on that CPU (a dummy software event samples nothing); the events
   // that write into the ring must share its clock.
-  Status AddRing(int cpu, const perf_event_attr &anchor, size_t max_data_pages);
+  PMAPI_ENGINE_EXPORT Status AddRing(int cpu, const perf_event_attr &anchor, size_t max_data_pages);
   // A ring on `cpu` owned by the first sampling event OpenEvent opens on it (no anchor).
-  void AddRingOfFirstSample(int cpu, size_t max_data_pages);
+  PMAPI_ENGINE_EXPORT void AddRingOfFirstSample(int cpu, size_t max_data_pages);
   size_t ring_count() const { return rings_.size(); }
   int ring_cpu(size_t ring) const { return rings_[ring]->cpu; }
 
@@ -57,7 +58,7 @@ class SamplingSession {
   // session is. On failure none of them stays open and the status names thread and CPU. `ids`,
   // if asked for, gets the kernel's id of each event opened (PERF_EVENT_IOC_ID: what
   // PERF_SAMPLE_ID says in its samples, and in those of the events the new tasks inherit).
-  Status AddTarget(pid_t pid, const perf_event_attr &attr, std::vector<uint64_t> *ids = nullptr);
+  PMAPI_ENGINE_EXPORT Status AddTarget(pid_t pid, const perf_event_attr &attr, std::vector<uint64_t> *ids = nullptr);
   // Opens one event on ring `ring`'s CPU for `pid`, in the group of `group_fd` (-1: a group of
   // its own). A sampling event (sample_period set) writes into the ring, which it maps if the
   // ring has no owner yet. *fd stays the session's (for reads; the session closes it); *id, if
@@ -65,19 +66,20 @@ class SamplingSession {
   // stays open, the status names the step and the CPU, and *failed_step (if asked for) is the
   // step alone: "perf_event_open", "PERF_EVENT_IOC_ID", "mapping its sample ring" or
   // "PERF_EVENT_IOC_SET_OUTPUT".
-  Status OpenEvent(size_t ring, const perf_event_attr &attr, pid_t pid, int group_fd, int *fd,
-                   uint64_t *id = nullptr, const char **failed_step = nullptr);
+  PMAPI_ENGINE_EXPORT Status OpenEvent(size_t ring, const perf_event_attr &attr, pid_t pid,
+                                       int group_fd, int *fd, uint64_t *id = nullptr,
+                                       const char **failed_step = nullptr);
 
   // Every event of AddTarget on, or off. Disable returns once each event is off on its CPU, so
   // every sample it took is in its ring: a Drain then leaves nothing behind.
-  Status Enable();
-  void Disable();
+  PMAPI_ENGINE_EXPORT Status Enable();
+  PMAPI_ENGINE_EXPORT void Disable();
   bool enabled() const { return enabled_; }
 
   // Drains every ring now on the calling thread.
-  void Drain();
+  PMAPI_ENGINE_EXPORT void Drain();
   // Ends the drainer (the session drains only through Drain from then on).
-  void StopDraining();
+  PMAPI_ENGINE_EXPORT void StopDraining();
   // Held while records are handed over: guards whatever of the front end's they touch.
   std::mutex &drain_mutex() { return drain_mutex_; }
   // Records the kernel could not write (PERF_RECORD_LOST) are the front end's to count;
@@ -93,7 +95,7 @@ class SamplingSession {
   // Runs `release` in every child of fork once the core has let go of the parent's sessions and
   // of its locks: where a front end drops what it holds of its parent's (its handles, its
   // memory), destroying its sessions if it likes. Registered once per front end (up to 8).
-  static void AtForkInChild(void (*release)());
+  PMAPI_ENGINE_EXPORT static void AtForkInChild(void (*release)());
   // Called by the registry in a child of fork, with drain_mutex() held since before the fork.
   void ForgetInChild();
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 
+#include "base/engine_counts.h"
 #include "base/import_redirect.h"
 #include "base/last_error.h"
 #include "core/counting_group.h"
@@ -82,6 +83,7 @@ struct InheritedStart {
 
 void *StartWithInheritedContext(void *raw) {
   std::unique_ptr<InheritedStart> start(static_cast<InheritedStart *>(raw));
+  CountEngineEvent(EngineEvent::kInheritedThreadStarted);
   // A failure here cannot be returned to anyone: the thread runs without a
   // context and its pm_*_mythread calls say so (Pmapi_NoSetProg) with this reason.
   RecordMissedInheritance(CreateMyThreadContext(std::move(start->program), start->counting,
@@ -96,6 +98,7 @@ void *StartWithInheritedContext(void *raw) {
 // inherited.
 int CreateInheriting(PthreadCreate next, bool trampoline_allowed, pthread_t *thread,
                      const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
+  CountEngineEvent(EngineEvent::kThreadStartWrapped);
   const Context *creator = t_my_context;
   if (!creator || !creator->program().inherit_to_new_threads() ||
       (creator->group() && creator->group()->revoked()) || !trampoline_allowed) {

@@ -7,11 +7,13 @@
 
 #include <vector>
 
+#include "base/engine_export.h"
+
 namespace pmapi {
 
 // Fills `tids` with the thread ids listed for `pid` (for the calling process, /proc/self: its
 // own listing does not depend on /proc/<pid> being visible). Returns 0, or -errno of the
 // listing: -ENOENT or -ESRCH when the process does not exist.
-int ListThreads(pid_t pid, std::vector<pid_t> *tids);
+PMAPI_ENGINE_EXPORT int ListThreads(pid_t pid, std::vector<pid_t> *tids);
 
 }  // namespace pmapi

@@ -22,6 +22,8 @@
 #include <linux/perf_event.h>
 #include <stdint.h>
 
+#include "base/engine_export.h"
+
 namespace pmapi {
 
 constexpr int kMaxTracepointAnchors = 32;
@@ -43,6 +45,6 @@ void ReleaseTracepointAnchors();
 
 // After fork, in the child: forgets the parent's anchors, closing the copies
 // directly (the child's kernel double, if any, belongs to the parent's view).
-void DropTracepointAnchorsInChild();
+PMAPI_ENGINE_EXPORT void DropTracepointAnchorsInChild();
 
 }  // namespace pmapi

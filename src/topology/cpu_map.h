@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "base/engine_export.h"
 #include "base/status.h"
 #include "topology/topology.h"
 
@@ -14,7 +15,7 @@ class CpuMap {
  public:
   // The CPUs online now (/sys/devices/system/cpu/online, through the kernel seam), numbered
   // as `order` numbers them.
-  static Status Online(const Topology &order, CpuMap *out);
+  PMAPI_ENGINE_EXPORT static Status Online(const Topology &order, CpuMap *out);
   // `linux_cpus` (ascending, no repeats), numbered in `order`'s dense order; a CPU `order`
   // does not know (one that came online after it was taken) comes after those it knows,
   // ascending.

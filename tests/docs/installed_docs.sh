@@ -45,12 +45,14 @@ declare -A interposer_page=(
 )
 
 # The names a user would look up for LIBRARY's exported symbols: C symbols as they are, C++
-# members by their class ("perfmon::Controller"). Left out: version nodes, and the C++
-# runtime's template instances (std::, __gnu_cxx::) a library may carry as weak symbols.
+# members by their class ("perfmon::Controller"). Left out: version nodes, the C++ runtime's
+# template instances (std::, __gnu_cxx::) a library may carry as weak symbols, and libpmapi's
+# private node (the engine calls of the compat libraries, no user's to call).
 # pmapi_mpi:: is libpmapi-mpi's internal C++ code, exported only because that library has no
 # version script yet: listed here so that the day it is hidden this exception can go.
 exported_names() {
-  nm -D --defined-only "$1" | awk '$2 != "A" {sub(/@.*/, "", $3); print $3}' |
+  nm -D --defined-only --with-symbol-versions "$1" |
+    awk '$2 != "A" && $3 !~ /@PMAPI_PRIVATE$/ {sub(/@.*/, "", $3); print $3}' |
     while read -r symbol; do
       if [[ $symbol == _Z* ]]; then
         # The namespace as mangled: St is std::, then a length and a name.

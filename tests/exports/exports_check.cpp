@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -44,21 +45,33 @@ std::set<std::string> FunctionsDeclaredInHeader() {
 // interposer (docs/counting.md, threads of a counting-group member).
 const std::set<std::string> kDocumentedExtensions = {"pthread_create"};
 
-// Every symbol libpmapi.so defines in its dynamic symbol table, read from the
-// loaded object's own .dynsym (DT_SYMTAB, sized by DT_HASH or DT_GNU_HASH):
-// what a client can bind to, exactly as the dynamic linker sees it.
-std::set<std::string> DefinedDynamicSymbols(void *library) {
+// The node of libpmapi.so's version script (src/libpmapi.map) that holds the engine calls of
+// the compat libraries: C++, in namespace pmapi, declared in no installed header.
+constexpr char kPrivateNode[] = "PMAPI_PRIVATE";
+
+// Every symbol libpmapi.so defines in its dynamic symbol table, with its version node, read from
+// the loaded object's own .dynsym (DT_SYMTAB, sized by DT_HASH or DT_GNU_HASH; versions from
+// DT_VERSYM and DT_VERDEF): what a client can bind to, exactly as the dynamic linker sees it.
+std::map<std::string, std::string> DefinedDynamicSymbols(void *library) {
   link_map *map = nullptr;
   if (dlinfo(library, RTLD_DI_LINKMAP, &map) != 0 || !map) return {};
   const ElfW(Sym) *symbols = nullptr;
   const char *strings = nullptr;
   const uint32_t *hash = nullptr, *gnu_hash = nullptr;
+  const ElfW(Half) *versions = nullptr;
+  const char *definitions = nullptr;
   for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; ++d) {
     auto address = reinterpret_cast<const char *>(d->d_un.d_ptr);
     if (d->d_tag == DT_SYMTAB) symbols = reinterpret_cast<const ElfW(Sym) *>(address);
     if (d->d_tag == DT_STRTAB) strings = address;
     if (d->d_tag == DT_HASH) hash = reinterpret_cast<const uint32_t *>(address);
     if (d->d_tag == DT_GNU_HASH) gnu_hash = reinterpret_cast<const uint32_t *>(address);
+    if (d->d_tag == DT_VERSYM) versions = reinterpret_cast<const ElfW(Half) *>(address);
+    // The loader relocates the entries it uses itself, not DT_VERDEF: that one is still an
+    // offset from the load address.
+    if (d->d_tag == DT_VERDEF) {
+      definitions = d->d_un.d_ptr < map->l_addr ? address + map->l_addr : address;
+    }
   }
   size_t count = 0;
   if (hash) {
@@ -75,15 +88,27 @@ std::set<std::string> DefinedDynamicSymbols(void *library) {
     }
     count = last + 1;
   }
-  std::set<std::string> names;
+  // Version index -> node name, from the chain of definitions.
+  std::map<ElfW(Half), std::string> nodes;
+  for (const char *at = definitions; at && strings;) {
+    const auto *definition = reinterpret_cast<const ElfW(Verdef) *>(at);
+    const auto *aux = reinterpret_cast<const ElfW(Verdaux) *>(at + definition->vd_aux);
+    nodes[definition->vd_ndx] = strings + aux->vda_name;
+    at = definition->vd_next ? at + definition->vd_next : nullptr;
+  }
+  std::map<std::string, std::string> names;
   if (!symbols || !strings) return names;
   for (size_t i = 1; i < count; ++i) {
     const ElfW(Sym) &symbol = symbols[i];
     if (symbol.st_shndx == SHN_UNDEF) continue;  // imported, not defined here
     if (ELF64_ST_BIND(symbol.st_info) == STB_LOCAL) continue;
-    names.insert(strings + symbol.st_name);
+    names[strings + symbol.st_name] = versions ? nodes[versions[i] & 0x7fff] : "";
   }
   return names;
+}
+
+bool IsEngineCall(const std::string &name) {
+  return name.rfind("_ZN5pmapi", 0) == 0 || name.rfind("_ZNK5pmapi", 0) == 0;
 }
 
 class Exports : public ::testing::Test {
@@ -113,23 +138,44 @@ TEST_F(Exports, EveryPrototypeInTheHeaderIsExportedByName) {
 }
 
 TEST_F(Exports, OnlyTheApiAndDocumentedExtensionsAreExported) {
-  // The whole dynamic symbol table against the header: internal C++ symbols
-  // (the core, standard-library instances over internal types) stay hidden,
-  // so a client's own names never bind to ours, and nothing the header
-  // declares is missing. Names come from the header, so a new prototype
-  // needs no edit here.
+  // The whole public dynamic symbol table against the header: internal C++ symbols (the core,
+  // standard-library instances over internal types) stay hidden, so a client's own names never
+  // bind to ours, and nothing the header declares is missing. Names come from the header, so a
+  // new prototype needs no edit here. The private node is the next test's.
   std::set<std::string> expected = FunctionsDeclaredInHeader();
   expected.insert(kDocumentedExtensions.begin(), kDocumentedExtensions.end());
-  std::set<std::string> exported = DefinedDynamicSymbols(library_);
+  std::map<std::string, std::string> exported = DefinedDynamicSymbols(library_);
   ASSERT_GT(exported.size(), 170u) << "could not read libpmapi.so's dynamic symbols";
-  for (const std::string &name : exported) {
-    if (name.rfind("LIBPMAPI", 0) == 0 || name.empty()) continue;  // version nodes
+  for (const auto &[name, node] : exported) {
+    if (name.empty() || name == node) continue;  // the version nodes themselves
+    if (node == kPrivateNode) continue;
+    EXPECT_EQ(node.rfind("LIBPMAPI_", 0), 0u) << name << " is exported in node '" << node << "'";
     EXPECT_TRUE(expected.count(name)) << name << " is exported but is neither in pmapi.h nor "
                                       << "a documented extension";
   }
   for (const std::string &name : expected) {
-    EXPECT_TRUE(exported.count(name)) << name << " is declared but not exported";
+    EXPECT_TRUE(exported.count(name) && exported[name] != kPrivateNode)
+        << name << " is declared but not exported in a public node";
   }
+}
+
+TEST_F(Exports, ThePrivateNodeHoldsOnlyEngineCalls) {
+  // What libpmc, libperfmon and libzx_sampler call in the engine (src/base/engine_export.h):
+  // C++ of namespace pmapi, in the private node only, none of it a header's call.
+  const std::set<std::string> declared = FunctionsDeclaredInHeader();
+  size_t engine_calls = 0;
+  for (const auto &[name, node] : DefinedDynamicSymbols(library_)) {
+    if (name == node) continue;
+    if (IsEngineCall(name)) {
+      EXPECT_EQ(node, kPrivateNode) << name << " is an engine call outside " << kPrivateNode;
+    }
+    if (node != kPrivateNode) continue;
+    ++engine_calls;
+    EXPECT_TRUE(IsEngineCall(name))
+        << name << " is in " << kPrivateNode << " but is no engine call (namespace pmapi)";
+    EXPECT_FALSE(declared.count(name)) << name << " is a public call in " << kPrivateNode;
+  }
+  EXPECT_GT(engine_calls, 0u) << "the compat libraries link libpmapi.so for the engine";
 }
 
 TEST_F(Exports, FamiliesLinuxCannotOfferAnswerUnsupported) {

@@ -5,14 +5,17 @@
 #     Every symbol LIBRARY defines in its dynamic table carries one of the version nodes, and none
 #     is C++ code unless its demangled name starts with one of the CXX_PREFIXes (a documented
 #     C++ interface such as perfmon::Controller::): internal code and the standard library's
-#     template instances stay hidden by the library's version script.
+#     template instances stay hidden by the library's version script. A prefix written
+#     NODE:PREFIX allows that C++ in NODE only: libpmapi's private node (PMAPI_PRIVATE:pmapi::),
+#     which holds the engine calls of the compat libraries and is no part of the public ABI.
 #
 #   abi_check.sh baseline LIBRARY BASELINE_DIR
 #     Compares LIBRARY with the baseline recorded for its soname, BASELINE_DIR/<soname>.abi
 #     (abidw's XML), with abidiff. Fails on an incompatible change (a call or variable removed,
 #     a type changed in a way existing clients see), and when there is no baseline for the
 #     soname: an incompatible change must come with a new soname and a new baseline, both on
-#     purpose. Compatible changes (calls added) pass, and are shown.
+#     purpose. Compatible changes (calls added) pass, and are shown. libpmapi's private node is
+#     left out of both sides (abi/private.suppr): it promises nothing across versions.
 #
 #   abi_check.sh update LIBRARY BASELINE_DIR
 #     Records LIBRARY's ABI as the baseline of its soname: the deliberate step after a soname
@@ -38,7 +41,11 @@ soname_of() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 
 # abidw's options: only what the library exports, no source locations or build paths (which
 # change with every edit and every build directory).
-abidw_options=(--exported-interfaces-only --no-show-locs --no-corpus-path --no-comp-dir-path)
+# A private version node's symbols (the engine calls libpmapi exports to the compat libraries) are
+# no part of the ABI: suppressed.
+suppressions=$(dirname "$0")/private.suppr
+abidw_options=(--exported-interfaces-only --no-show-locs --no-corpus-path --no-comp-dir-path
+  --suppressions "$suppressions")
 
 need_abigail() {
   command -v abidw >/dev/null && command -v abidiff >/dev/null && return 0
@@ -78,7 +85,11 @@ check_exports() {
       local demangled allowed=0 prefix
       demangled=$(c++filt "$name")
       for prefix in "$@"; do
-        [[ $demangled == "$prefix"* ]] && allowed=1
+        if [[ $prefix =~ ^([A-Z][A-Z0-9_.]*):([^:].*)$ ]]; then  # NODE:PREFIX
+          [[ $version == "${BASH_REMATCH[1]}" && $demangled == "${BASH_REMATCH[2]}"* ]] && allowed=1
+        else
+          [[ $demangled == "$prefix"* ]] && allowed=1
+        fi
       done
       if ((!allowed)); then
         echo "FAIL: internal C++ symbol exported: $demangled: hide it with the version script" >&2
@@ -115,7 +126,8 @@ check_baseline() {
   current=$(mktemp "${TMPDIR:-/tmp}/abi_check.XXXXXX")
   trap 'rm -f "$current"' EXIT  # $current is global: the trap runs after the function
   abidw "${abidw_options[@]}" --out-file "$current" "$library"
-  report=$(abidiff --no-show-locs "$baseline" "$current") || status=$?
+  report=$(abidiff --no-show-locs --suppressions "$suppressions" "$baseline" "$current") ||
+    status=$?
   # abidiff's status is a bit field: 1 error, 2 usage, 4 ABI change, 8 incompatible ABI change.
   if ((status & 3)); then
     echo "$report"

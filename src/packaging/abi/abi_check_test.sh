@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # abi_check.sh on a small library of its own, built three ways, for the outcomes that matter:
 # a call added passes (and is shown), a call removed fails, and a new soname without its own
-# baseline fails; a call left out of the version node, internal C++ exported, a file nm cannot
-# read or an object that exports nothing fails the exports check.
+# baseline fails; a call left out of the version node, internal C++ exported (unless it is in
+# the private node its prefix names), a file nm cannot read or an object that exports nothing
+# fails the exports check.
 #
 # usage: abi_check_test.sh C_COMPILER CXX_COMPILER
 set -euo pipefail
@@ -58,6 +59,17 @@ expect 1 "nm cannot read the dynamic symbols of /etc/passwd" "$check" exports /e
 echo 'static int nothing;' >"$work/n.c"
 "$cc" -c -o "$work/n.o" "$work/n.c"
 expect 1 "exports nothing" "$check" exports "$work/n.o" LIBT_1
+
+# A private node: its C++ passes when the prefix names that node, and only there.
+echo 'namespace inner { int helper(int x) { return x; } } extern "C" int t_open(int x) { return x; }' \
+  >"$work/p.cpp"
+printf 'LIBT_1 { global: t_open; local: *; };\nLIBT_PRIVATE { global: extern "C++" { inner::*; }; };\n' \
+  >"$work/p.map"
+"$cxx" -shared -fPIC -o "$work/libp.so" "$work/p.cpp" "-Wl,--version-script=$work/p.map"
+expect 0 "is public and in LIBT_1,LIBT_PRIVATE" \
+  "$check" exports "$work/libp.so" LIBT_1,LIBT_PRIVATE LIBT_PRIVATE:inner::
+expect 1 "internal C++ symbol exported: inner::helper(int)" \
+  "$check" exports "$work/libv.so" LIBT_1 LIBT_PRIVATE:inner::
 
 # The baseline checks need abigail's tools.
 command -v abidw >/dev/null || {
