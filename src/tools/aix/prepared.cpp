@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "catalog/catalog.h"
 #include "count_options.h"
 
 namespace aix {
@@ -25,13 +26,12 @@ bool KernelModeOnly(const pmapi::CatalogEvent &event) {
 }
 
 // The note for the events of `sets` that count 0 in user mode, "" when none is counted so.
-std::string UserModeZerosNote(const HpmOptions &options,
-                              const std::vector<pmcount::Selection> &sets,
-                              const pmcount::Mode &mode) {
+std::string UserModeZerosNote(const HpmOptions &options, const std::vector<tools::Selection> &sets,
+                              const tools::Mode &mode) {
   if (mode.kernel || !mode.user) return "";
   std::vector<std::string> zeros;
-  for (const pmcount::Selection &set : sets) {
-    for (const pmcount::SelectedEvent &event : set.events) {
+  for (const tools::Selection &set : sets) {
+    for (const tools::SelectedEvent &event : set.events) {
       if (!event.entry || !KernelModeOnly(*event.entry)) continue;
       if (event.has_mode && event.kernel) continue;
       if (std::find(zeros.begin(), zeros.end(), event.name) == zeros.end()) {
