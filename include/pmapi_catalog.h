@@ -57,11 +57,14 @@
  *   start spelt as a name spells it ("syscalls:sys_entr_*" ->
  *   "syscalls:sys_enter_*"), else the names closest to its letters; for a
  *   plain word, the names and the words of the descriptions closest to it,
- *   each once. Among the events, or with PM_CATALOG_GROUPS among the groups.
- *   `hidden` says why tracepoints cannot be seen when the word has a
- *   tracepoint's shape ("subsystem:event") and tracefs cannot be read by
- *   this user; else "". Returns 0, Pmapi_NoInit, or Pmapi_InvalidArg (a
- *   NULL argument, unknown flags).
+ *   each once. Among the events, or with PM_CATALOG_GROUPS among the groups;
+ *   with PM_CATALOG_NAMES_ONLY the names alone, for a word that must be a
+ *   name (a group given to hpmcount -g). `hidden` says why tracepoints
+ *   cannot be seen when tracefs cannot be read by this user and the word has
+ *   a tracepoint's shape ("subsystem:event") or PM_CATALOG_HIDDEN_ANY is
+ *   given (a plain word such as "getppid" may name a hidden tracepoint);
+ *   else "" (always "" with PM_CATALOG_GROUPS). Returns 0, Pmapi_NoInit, or
+ *   Pmapi_InvalidArg (a NULL argument, unknown flags).
  *
  * Safe to call from any thread, concurrently with every other pm_* call.
  * docs/catalog.md ("Adding events by name") has the details. */
@@ -81,7 +84,9 @@ int pm_catalog_add_event(const char *encoding, int *event_id);
 #define PM_CATALOG_SUGGESTIONS 4 /* "did you mean" names at most */
 
 /* pm_catalog_suggest's flags */
-#define PM_CATALOG_GROUPS 0x1 /* among the groups' names and descriptions */
+#define PM_CATALOG_GROUPS 0x1     /* among the groups' names and descriptions */
+#define PM_CATALOG_NAMES_ONLY 0x2 /* names only, no word of a description */
+#define PM_CATALOG_HIDDEN_ANY 0x4 /* `hidden` for any word, not only "subsystem:event" */
 
 /* One event a query matched. */
 typedef struct {

@@ -53,6 +53,9 @@ void Candidates(int flags, std::vector<std::string> *names, std::vector<std::str
   }
 }
 
+constexpr int kKnownFlags = PM_CATALOG_GROUPS | PM_CATALOG_NAMES_ONLY | PM_CATALOG_HIDDEN_ANY;
+
+// `texts` empty: the names alone are compared.
 std::vector<std::string> Closest(const std::string &word, const std::vector<std::string> &names,
                                  const std::vector<std::string> &texts) {
   if (HasWildcard(word)) {
@@ -129,17 +132,21 @@ extern "C" int pm_catalog_suggest(const char *word, int flags,
   return pmapi::Guarded([&] {
     if (!word) return pmapi::Report(Pmapi_InvalidArg, "the word is NULL");
     if (!suggestions) return pmapi::Report(Pmapi_InvalidArg, "suggestions is NULL");
-    if (flags & ~PM_CATALOG_GROUPS) {
-      return pmapi::Report(Pmapi_InvalidArg, "unknown flags (PM_CATALOG_GROUPS is the one flag)");
+    if (flags & ~pmapi::kKnownFlags) {
+      return pmapi::Report(Pmapi_InvalidArg,
+                           "unknown flags (PM_CATALOG_GROUPS, PM_CATALOG_NAMES_ONLY and "
+                           "PM_CATALOG_HIDDEN_ANY are the flags)");
     }
     if (!pmapi::LibraryInitialized()) return pmapi::NeedsInit();
     pm_catalog_suggestions_t out;
     memset(&out, 0, sizeof out);
-    if (!(flags & PM_CATALOG_GROUPS) && pmapi::LooksLikeTracepoint(word)) {
+    if (!(flags & PM_CATALOG_GROUPS) &&
+        ((flags & PM_CATALOG_HIDDEN_ANY) || pmapi::LooksLikeTracepoint(word))) {
       pmapi::Copy(out.hidden, pmapi::TracefsUnreadable());
     }
     std::vector<std::string> names, texts;
     pmapi::Candidates(flags, &names, &texts);
+    if (flags & PM_CATALOG_NAMES_ONLY) texts.clear();
     for (const std::string &name : pmapi::Closest(word, names, texts)) {
       pmapi::Copy(out.suggestions[out.nsuggestions++], name);
     }

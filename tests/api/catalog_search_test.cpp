@@ -109,6 +109,35 @@ TEST(CatalogSearch, SuggestCorrectsPatternsAndWords) {
   }
 }
 
+TEST(CatalogSearch, SuggestNamesOnlyAndHiddenForAnyWord) {
+  if (!InitializeAll()) return;
+  pm_catalog_suggestions_t s;
+  EXPECT_EQ(pm_catalog_suggest("cycles", 0x8, &s), Pmapi_InvalidArg);
+  // A word of the descriptions is offered for a plain word, but not when a name is wanted.
+  ASSERT_EQ(pm_catalog_suggest("retird", 0, &s), 0);
+  const auto offers = [&](const char *name) {
+    for (int i = 0; i < s.nsuggestions; ++i)
+      if (strcmp(s.suggestions[i], name) == 0) return true;
+    return false;
+  };
+  if (offers("retired")) {
+    ASSERT_EQ(pm_catalog_suggest("retird", PM_CATALOG_NAMES_ONLY, &s), 0);
+    EXPECT_FALSE(offers("retired"));
+  }
+  ASSERT_EQ(pm_catalog_suggest("pm_sw_basc", PM_CATALOG_GROUPS | PM_CATALOG_NAMES_ONLY, &s), 0);
+  ASSERT_GE(s.nsuggestions, 1);
+  EXPECT_STREQ(s.suggestions[0], "pm_sw_basic");
+  // The reason tracepoints are hidden: for a tracepoint's shape, and for any word on request.
+  ASSERT_EQ(pm_catalog_suggest("syscalls:sys_enter_getppdi", 0, &s), 0);
+  const std::string hidden = s.hidden;
+  ASSERT_EQ(pm_catalog_suggest("getppid", 0, &s), 0);
+  EXPECT_STREQ(s.hidden, "");
+  ASSERT_EQ(pm_catalog_suggest("getppid", PM_CATALOG_HIDDEN_ANY, &s), 0);
+  EXPECT_EQ(s.hidden, hidden);
+  ASSERT_EQ(pm_catalog_suggest("getppid", PM_CATALOG_HIDDEN_ANY | PM_CATALOG_GROUPS, &s), 0);
+  EXPECT_STREQ(s.hidden, "");
+}
+
 TEST(ParseEventList, SplitsAsTheSelectionDoes) {
   pm_event_spec_t specs[4];
   int n = 0;

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "api/suggest.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
+#include "group_suggestion.h"
 #include "text_format.h"
 
 namespace aix {
@@ -41,13 +41,7 @@ const char *Env(const char *name) {
   return value && *value ? value : nullptr;
 }
 
-// "; did you mean pm_sw_basic?" when groups listed here have names close to `name`, else "".
-std::string GroupSuggestion(const std::string &name, const pm_groups_info_t &groups) {
-  std::vector<std::string> names;
-  for (int g = 0; g < groups.maxgroups; ++g) names.push_back(groups.event_groups[g].short_name);
-  const std::vector<std::string> close = pmapi::ClosestNames(name, names, 3);
-  return close.empty() ? "" : "; did you mean " + tools::OrList(close) + "?";
-}
+using tools::GroupSuggestion;
 
 // -s 0, every set: the groups the kernel counts here (a VM without a PMU counts none of the
 // hardware ones, and one uncountable set would stop the multiplexed program).

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "catalog/catalog.h"
 #include "count_options.h"
 
 namespace aix {
@@ -25,8 +26,7 @@ bool KernelModeOnly(const pmapi::CatalogEvent &event) {
 }
 
 // The note for the events of `sets` that count 0 in user mode, "" when none is counted so.
-std::string UserModeZerosNote(const HpmOptions &options,
-                              const std::vector<tools::Selection> &sets,
+std::string UserModeZerosNote(const HpmOptions &options, const std::vector<tools::Selection> &sets,
                               const tools::Mode &mode) {
   if (mode.kernel || !mode.user) return "";
   std::vector<std::string> zeros;

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "api/suggest.h"
 #include "catalog/group_catalog.h"
 #include "csv.h"
+#include "group_suggestion.h"
 #include "listing.h"
 #include "markup.h"
 #include "text_format.h"
@@ -143,14 +143,8 @@ std::string Groups(const Options &options, const pm_info2_t &info, const pm_grou
     if (IsNumber(options.aix_arg)) {
       return "no group has the number " + options.aix_arg + " here (pmlist -g -1 lists them)";
     }
-    std::vector<std::string> group_names;
-    for (int g = 0; g < groups.maxgroups; ++g) {
-      group_names.push_back(groups.event_groups[g].short_name);
-    }
-    const std::vector<std::string> close = pmapi::ClosestNames(options.aix_arg, group_names, 3);
     return "no group is named " + options.aix_arg + " here" +
-           (close.empty() ? "" : "; did you mean " + tools::OrList(close) + "?") +
-           " (pmlist -g -1 lists them)";
+           tools::GroupSuggestion(options.aix_arg, groups) + " (pmlist -g -1 lists them)";
   }
   std::vector<Record> records;
   std::string out;

@@ -6,9 +6,6 @@
 
 #include <vector>
 
-#include "api/event_search.h"
-#include "api/suggest.h"
-#include "api/tracefs_hint.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "text_format.h"
@@ -51,6 +48,15 @@ std::string DidYouMean(const std::string &word, int flags) {
   return names.empty() ? "" : "; did you mean " + OrList(names) + "?";
 }
 
+// Why tracepoints are hidden from this user, or "": a word such as "getppid" may name one
+// though it has no tracepoint's shape.
+std::string HiddenTracepoints(const std::vector<std::string> &words) {
+  pm_catalog_suggestions_t close{};
+  const std::string word = words.empty() ? "" : words[0];
+  if (pm_catalog_suggest(word.c_str(), PM_CATALOG_HIDDEN_ANY, &close) != 0) return "";
+  return close.hidden;
+}
+
 bool Matches(const std::string &query, const pmapi::CatalogEvent &event) {
   return pm_catalog_query_matches(query.c_str(), event.short_name.c_str(), event.long_name.c_str(),
                                   event.description.c_str());
@@ -64,7 +70,7 @@ std::string NoEventMatches(const Options &options) {
   std::string what = "no event matches " + Quoted(words);
   // Tracepoints this user cannot see are not in the catalog at all: a word such as "getppid"
   // may name one, so the reason comes before any other advice.
-  const std::string hidden = pmapi::TracefsUnreadable();
+  const std::string hidden = HiddenTracepoints(words);
   if (!hidden.empty()) what += " among the events this user can see (" + hidden + ")";
   // Events that match, which the filters left out: say so rather than suggest other names.
   if (options.status_given || options.sources_given) {
