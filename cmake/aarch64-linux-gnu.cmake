@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross-building libpmapi for aarch64 on Debian with multiarch (docs/hardware.md):
 #
 #   dpkg --add-architecture arm64 && apt-get update

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross-building libpmapi for ppc64le (Linux on POWER) on Debian, against a sysroot folder of
 # unpacked ppc64el packages (docs/building.md, "Building for POWER"):
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A third-party counting group on a child process, the way pmcount counts a
  * command: the child waits until the parent has programmed a group on it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The main job: say what this machine can count, then count a real workload
  * (sorting a few million numbers) on the calling thread with the events that

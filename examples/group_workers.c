@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A counting group over worker threads: the main thread programs a group,
  * then starts 4 workers that each make 1000 getppid() calls. The group's data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Instrumenting code sections with libhpm (the HPM Toolkit API): a section
  * around the whole computation, one nested in it that is entered three

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! Instrumenting Fortran code sections with libhpm: the C example
 ! hpm_sections.c in Fortran. f_hpm.h goes through the C preprocessor:
 !   gfortran -cpp hpm_sections.f90 $(pkg-config --cflags --libs libhpm)

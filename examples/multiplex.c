@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Counter multiplexing: more event sets than count at once. The calling thread programs two
  * sets with pm_set_program_mythread_mx; the library switches them every 10 ms, so each set

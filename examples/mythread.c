@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * First-party counting: the calling thread counts its own getppid() calls
  * and the time it spent, reading while counting and after stopping.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A process-level counting group (mode PM_PROCESS): it takes in the threads
  * that already exist, not only those started afterwards. A helper thread is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A counting session: every system-call tracepoint and the user and kernel page faults of a
  * command and everything it starts, as perf stat counts them. The command waits on a pipe

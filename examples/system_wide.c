@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * System-wide counting with a per-CPU loop: count context switches and
  * getppid calls on every online CPU for a short while (needs root or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Third-party counting: a parent counts a thread of its child process, the
  * way a debugger or a tool like pmcount does. The child waits on a pipe until

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! f_hpm.h - the HPM Toolkit's Fortran instrumentation API (libhpm), for Linux.
 !
 ! Include it with the C preprocessor (a .F90 file, or gfortran -cpp) in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libhpm.h - the HPM Toolkit's instrumentation API (libhpm), for Linux.
  *

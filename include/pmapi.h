@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pmapi.h - the AIX Performance Monitor API, for Linux.
  *

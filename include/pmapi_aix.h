@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_aix.h: the few AIX libc neighbours of pmapi that clients call along
  * with the thread families, where Linux has an exact equivalent
  * (docs/porting.md). Include it after <pmapi.h>, or instead of AIX's headers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_catalog.h: libpmapi's extension to the event catalog (AIX has no
  * such call). Include it after <pmapi.h>; link with -lpmapi.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_metrics.h: the derived metrics of libpmapi's event groups (a
  * libpmapi extension; AIX's pmapi has nothing like it).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libpmapi-mpi: per-rank counting of MPI jobs through the PMPI profiling interface
  * (docs/mpi.md). Linking -lpmapi-mpi (or LD_PRELOADing libpmapi-mpi.so) is enough to count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_select.h: libpmapi's extension that turns an event spec, the text a
  * user writes, into a program (AIX's pmapi has no such call). Include it
  * after <pmapi.h> or instead of it; link with -lpmapi.

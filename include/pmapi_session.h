@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_session.h: libpmapi's counting session (AIX's pmapi has no such thing): any number of
  * events, each with its own privilege modifiers, counted on threads, a process and what it
  * starts, a list of CPUs or a cgroup, and read as totals, per CPU or per target. Include it

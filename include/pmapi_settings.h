@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_settings.h: libpmapi's settings, set by a call instead of the environment (AIX has no
  * such call). Include it after <pmapi.h>; link with -lpmapi.
  *

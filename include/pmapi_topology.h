@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmapi_topology.h: a libpmapi extension (not in AIX's pmapi) saying where each processor of
  * pm_get_data_cpu's numbering sits: its Linux CPU number, core, package (socket) and NUMA node,
  * as hwloc reports them (docs/topology.md). Include it after <pmapi.h>; link with -lpmapi.

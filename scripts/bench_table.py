@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Prints the benchmark table: median per call, and ratios to the raw kernel
 path and to PAPI measured in the same run (Google Benchmark JSON in argv[1]).
 A row whose ratio breaks its target says MISSED."""

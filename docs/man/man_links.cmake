@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pmapi_install_man_page(PAGE BUILD_DIR): installs man page PAGE (docs/man/<name>.<section>)
 # with @PMAPI_DOCDIR@ filled in, and one ".so" page for every other name of its NAME section,
 # so that `man <name>` finds the family's page for each call it documents. The names come

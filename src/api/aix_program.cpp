@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/aix_program.h"
 
 #include <string>

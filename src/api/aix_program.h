@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Turning a client's pm_prog_t into the core's Program at the API edge: the mode checked, the
 // event and group ids resolved through the catalog, so that the core never sees an id to look up.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The C boundary: an entry point's body runs inside Guarded, so that an exception (running out
 // of memory, chiefly) becomes the entry point's return code and never unwinds into a C caller.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_catalog_add_event (include/pmapi_catalog.h): the catalog's one public way to grow, by an
 // event's encoding string.
 #include "api/export.h"

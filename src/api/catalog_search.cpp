@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog's search calls (include/pmapi_catalog.h): the one rule pmlist lists by and
 // pmcount -e expands patterns by (api/event_search.h), and the "did you mean" offered when
 // nothing matches, for any client.

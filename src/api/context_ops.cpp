@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/context_ops.h"
 
 #include <string.h>

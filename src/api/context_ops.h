@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The operations every family shares once it has found its context (never
 // null: a family without a program answers NoProgram first). Each returns
 // the pmapi code and records the failure for pm_strerror.

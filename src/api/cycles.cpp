@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_cycles: the nominal clock, computed once. The computation and its
 // sources live in topology/cpu_frequency.cpp, where tests can reach them.
 #include "api/export.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_error and pm_strerror: the fixed message for a code plus, when this
 // thread's last failure had that code, what exactly failed. Composed in a
 // per-thread buffer: no allocation, so neither can fail or throw.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One name of an event spec -> the catalog's event: by id, by perf's generic name, as pmlist
 // lists it, as a bare libpfm4 name, or added by its encoding; and, for a name nothing has, the
 // sentence saying so with the names closest to it.

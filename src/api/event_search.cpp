@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/event_search.h"
 
 #include "api/suggest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Finding events the way people search for them: several words, in any order, any case, each
 // a substring of the name, long name or description, or a shell wildcard over the name.
 // pmlist filters its listing with it and pmcount -e expands wildcards with the same rule, so

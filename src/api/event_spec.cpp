@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/event_spec.h"
 
 namespace pmapi {

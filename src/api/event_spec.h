@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // An event spec, before any catalog is asked: the list split into events, and each event's
 // privilege modifiers (":u", ":k", "/u") separated from its name. Pure, so it can be fuzzed.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The C entry points of the counting families, written once. Every family has the same 17
 // calls: 11 plain (set, get, delete, start, tstart, stop, tstop, reset, get_data, get_tdata,
 // get_Tdata) and 6 _mx/_mm (set _mx and _mm, get _mx and _mm, get_data_mx, get_tdata_mx),

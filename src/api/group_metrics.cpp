@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_get_group_metrics and pm_evaluate_group_metrics (include/pmapi_metrics.h): the groups'
 // derived-metric formulas, which the catalog parses and keeps, offered through the C boundary.
 #include <ctype.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_initialize, pm_init (every arity) and pm_get_procindex: describe this machine's events, or
 // another processor's, and record the status filter later calls check events against.
 #include <stdarg.h>

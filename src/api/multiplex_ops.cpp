@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/multiplex_ops.h"
 
 #include <stdlib.h>

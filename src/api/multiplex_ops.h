@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What every _mx/_mm family shares: turning a pm_prog_mx_t / pm_prog_mm_t into a multiplexed
 // Program, handing programs back in memory the caller frees, and filling pm_data_mx_t (whose
 // accu_set the library allocates and the caller frees, as on AIX).

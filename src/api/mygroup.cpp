@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first-party counting-group family (_mygroup): the caller and every
 // thread or process it starts afterwards, or with mode.b.process the whole
 // process. The caller also gets its own context, as a member (§5.6). The _mx

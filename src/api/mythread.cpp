@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first-party thread family: the calling thread's own context. The read
 // path is a thread-local lookup, one read(2) and a copy: no lock, no
 // allocation. The _mx and _mm forms are the same context, its program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Entry points Linux cannot offer. Each is exported (programs that link or
 // dlsym them keep working) and answers Pmapi_Unsupported with a reason:
 // - WPAR (_wp): AIX workload partitions have no Linux counterpart;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_parse_event_list (include/pmapi_select.h): an event list split and its modifiers read as
 // pm_select_events reads them (api/event_spec.h), for a client that holds more events than one
 // program.

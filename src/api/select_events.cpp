@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_select_events (include/pmapi_select.h): an event spec -- names, ids, libpfm4 strings,
 // tracepoints, a group, or nothing for the default set -- into a program, or the name refused
 // and why. Every front end (pmcount, libhpm, libpmapi-mpi) selects through it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmapi_session.h's C entry points: the handle holds the events and targets as added and the
 // core's CountingSession; each call checks its arguments, translates (specs through the
 // catalog, dense CPU ids through the system's numbering) and calls the core.

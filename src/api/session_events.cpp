@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/session_events.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // An event spec into a counting session's events: each name resolved as pm_select_events
 // resolves it, each wildcard expanded by pmlist's search rule (event_search) to every countable
 // event it matches, and each event encoded with its own privilege levels.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pmapi_settings.h extension's C entry points: the settings value lives in src/base.
 #include "api/c_boundary.h"
 #include "base/settings.h"

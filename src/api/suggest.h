@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // "Did you mean ...?": the known names closest to a mistyped one. Pure.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system-wide family's C entry points: one counter group per online CPU (pid -1), or, with
 // proctree, one inherited group per thread of the calling process. They validate, translate
 // and call the core's SystemContext (src/core/system_context.h), which serializes them. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/targets.h"
 
 #include <errno.h>

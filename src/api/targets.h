@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Naming the threads a third-party or group call acts on: checking a
 // (pid, tid, ptid) triple, finding a thread, and listing a process's threads.
 #pragma once

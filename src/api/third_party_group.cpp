@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The third-party counting-group families: _group(pid, tid) and
 // _pgroup(pid, tid, ptid). The group is the target thread and everything it
 // starts afterwards (exec'd programs included), or with mode.b.process every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What both third-party families (_thread/_pthread, _group/_pgroup) do before their own work:
 // check the ids, then act under the third-party lock on the target's context, if any.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The third-party thread families: _thread(pid, tid) and _pthread(pid, tid,
 // ptid). Counting opens perf events on the target thread; the kernel's
 // ptrace-access check decides who may, and a refusal comes back as

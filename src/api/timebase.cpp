@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AIX libc's timebase calls (read_real_time, time_base_to_time, ...).
 // Linux's libc has none of them, and pm_tstart and friends hand back
 // timebasestruct_t values, so libpmapi provides them over CLOCK_MONOTONIC.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The library's nanosecond ticks (base/timebase.h) in AIX's timebasestruct_t: the C struct
 // belongs to the API edge, so the conversion lives here, not in the base layer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pmapi_topology.h extension's C entry points: where each dense cpuid sits. The numbering
 // and the hwloc snapshot belong to the core (SystemContext) and topology (Topology::Cached).
 #include "api/c_boundary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api/tracefs_hint.h"
 
 #include <errno.h>

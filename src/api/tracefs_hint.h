@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Why a tracepoint name may be unknown although the kernel has it: the catalog lists the
 // tracepoints it can read in tracefs, and tracefs is often readable by root only. Without this
 // an unprivileged user asking for syscalls:sys_enter_getppid would be told that no event has a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "base/engine_counts.h"
 
 #include <atomic>

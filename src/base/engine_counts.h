@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Counts of what the engine does once per process or once per fork and thread, kept so that a
 // process which loads every API (pmapi, libpmc, libperfmon, libzx_sampler, libhpm) can see that
 // one engine serves them all: one catalog built, one fork handler, one wrapper per new thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The error table (docs/errors.md) and the per-thread detail of the last
 // failure. Nothing here allocates: a signal handler's failed call reports
 // through the same path (see status.h).

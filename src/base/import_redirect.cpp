@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rewrites the relocated slots through which loaded objects call an imported function. Every
 // address in an object's dynamic section is read as either already relocated (glibc adds the
 // load address in place) or an offset from the load address (the vDSO, other loaders): both

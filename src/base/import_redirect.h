@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Pointing the imports of one function, in every loaded ELF object, at a replacement: the
 // objects' own jump slots and GOT entries are rewritten, so the redirection holds whatever the
 // symbol search order (a library dlopen'd, or loaded after libc, cannot interpose by name).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one seam between libpmapi and the kernel: every perf_event_open, ioctl,
 // read and close, every perf page or sampling ring mapped, every sysfs/tracefs file read, and the
 // catalog cache's few file writes, go through Kernel. Tests install a double that injects faults

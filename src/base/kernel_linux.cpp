@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The real kernel behind the seam.
 #include <dirent.h>
 #include <errno.h>

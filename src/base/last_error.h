@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The detail of the last failure, kept per thread so that pm_error and
 // pm_strerror can say what failed in the thread that asked.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Reading a perf event's count from its mapped page (struct
 // perf_event_mmap_page) without a system call, with the protocol the kernel
 // documents in <linux/perf_event.h>: a sequence lock around index, offset,

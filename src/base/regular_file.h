@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Opening, for reading, a file whose name someone else chose (a table directory named by the
 // environment, a library a sampled process mapped): a FIFO there would block the open until a
 // writer came, a device may act on being opened, and the name may be swapped between a look and

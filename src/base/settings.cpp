@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one reader of the library's environment variables (settings.h), and the one place that
 // changes the settings they give.
 #include "base/settings.h"

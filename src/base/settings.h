@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The library's settings, in one value: read from the environment once, on first use, and
 // changed afterwards only by SetSetting (pm_set_setting, include/pmapi_settings.h), never by
 // setenv, which races other threads and leaks into children. docs/settings.md is their table.

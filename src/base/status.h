@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The result of every internal operation: a pmapi error code (0 = ok) and,
 // on failure, a sentence of detail for pm_strerror ("event syscalls:foo on
 // CPU 3: errno ENOENT ..."). Carried up unchanged to the C boundary, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The library's one clock.  AIX reports time as "timebase ticks"; on Linux a
 // tick is one nanosecond of CLOCK_MONOTONIC, so pm_tstart/pm_tstop/Tdata
 // stamps, read_real_time and the kernel's enabled/running times all share a

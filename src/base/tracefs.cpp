@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "base/tracefs.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one tracefs helper: where tracefs answers, and a tracepoint's id, every read through the
 // kernel seam (kTracefsRoots says where tracefs may be mounted). The catalog lists and encodes
 // tracepoints with it; the core finds the fork tracepoint with it.

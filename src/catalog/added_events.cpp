@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Adding events by encoding string: classify, encode, probe, publish.
 #include "catalog/added_events.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Events a client adds to the catalog at run time by their encoding string (Catalog::Add,
 // pm_catalog_add_event): libpfm4 strings with umasks or attributes, which the catalog names only
 // without them, and tracepoints created after it was built. They take the ids after every built

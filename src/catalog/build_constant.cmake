@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUT, a C++ source defining pmapi::kCatalogBuildConstant: one SHA-256 over every file in
 # INPUTS (the library's sources and headers, the public headers, the event and group tables),
 # names and contents. The catalog cache keys on it (catalog_cache.h): any change to what could

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Answers lookups over the catalog's contents, and decides where they come from: the on-disk
 // cache or the sources.
 #include "catalog/catalog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The event catalog: every event this machine can name, with a stable id,
 // an AIX-style short name, a description, how to encode it for
 // perf_event_open, and its status here (verified / unverified / caveat).

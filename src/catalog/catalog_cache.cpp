@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog cache file: where it is, its key, its bytes, and reading and writing it through the
 // kernel seam.
 #include "catalog/catalog_cache.h"

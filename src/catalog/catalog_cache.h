@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The catalog cache: one file per user in a private directory (ChooseCacheDirectory) holding the
 // catalog the sources gave the first process, so that later ones restore it instead of initializing
 // libpfm4, reading tracefs and probing the kernel again (docs/catalog.md, "The catalog cache").

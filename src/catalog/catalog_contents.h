@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Everything a built catalog holds, as plain data: what the sources produce
 // (AssembleCatalog, event_sources.h), what the on-disk cache stores and restores (catalog_cache.h),
 // and what Catalog answers lookups from.

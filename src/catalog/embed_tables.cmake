@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns the text tables into one C++ source: an array of {file name, text} for events/*.tbl
 # (TABLES) and one for groups/*.grp (GROUP_TABLES). Runs at build time (cmake -P), so the
 # library carries its tables and needs no data files at run time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building and caching the per-filter group lists, and the is_group lookup.
 #include "catalog/event_groups.h"
 

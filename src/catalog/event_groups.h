@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Event groups for pm_initialize(PM_GET_GROUPS) and for programs with mode.b.is_group, built
 // from the GroupCatalog per status filter and kept until exit (clients keep the pointers).
 #pragma once

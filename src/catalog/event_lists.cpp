@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building and caching the per-filter event lists.
 #include "catalog/event_lists.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The per-counter event lists pm_initialize and pm_init hand out, built once per status
 // filter and kept until exit (clients keep the pointers; AIX never asks them to free).
 #pragma once

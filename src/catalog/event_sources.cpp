@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sources' descriptors by kind, the catalog assembled from them (libpfm4 on a worker thread
 // while the calling thread parses the tables, reads sysfs and tracefs and probes), and the
 // kernel probes that give every source's events their status.

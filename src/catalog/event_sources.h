@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The catalog's sources of events, each described the same way, as libpfm4 describes each of
 // its PMUs with one pfmlib_pmu_t: a name, how it enumerates its events, how it encodes one,
 // and whether it can offer events on this machine at all. The sources are the curated tables

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading the group tables and resolving their members against the event catalog.
 #include "catalog/group_catalog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The event groups as this machine sees them: every record of the groups/ tables, its members
 // looked up in the event catalog, and a status that follows the members'.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A recursive-descent parser emitting postfix steps, and a stack evaluator.
 #include "catalog/group_formula.h"
 

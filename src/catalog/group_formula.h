@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Derived-metric formulas of the groups/ tables ("IPC = PM_INST_CMPL / PM_CYC"): parsed once
 // into a small stack program, evaluated from a group's counts and the elapsed time.
 #pragma once

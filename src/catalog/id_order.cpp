@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Choosing which events are listed and numbering them.
 #include "catalog/id_order.h"
 

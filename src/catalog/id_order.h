@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The order that gives catalog events their ids. AIX clients index
 // pm_info2_t.list_events[counter][event_id] directly and copy the lists into fixed arrays
 // (PAPI's holds 1,024 entries), so an id is the event's position in the lists, the lists are

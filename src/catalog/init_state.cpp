@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Initialization state and the event check every set_program call makes.
 #include "catalog/catalog.h"
 

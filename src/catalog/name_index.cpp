@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open addressing with linear probing: names equal but for case hash alike, so all of them sit
 // in one run from their home slot, and a lookup that walks the run to the first empty slot
 // sees every candidate.

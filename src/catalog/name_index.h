@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Finding catalog events by short name: the exact spelling first, then ignoring ASCII case (of
 // several events answering to a name, the earliest stored wins). One flat table of event
 // positions over the events' own strings, which never move: building it allocates nothing per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libpfm4 calls: initialization, enumeration and encoding; and which libpfm4 is loaded, for
 // the catalog cache key.
 #include "catalog/pfm_bridge.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The only file that talks to libpfm4. Its header stays free of perf headers because
 // <perfmon/pfmlib_perf_event.h> and <linux/perf_event.h> cannot be included together.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Three sources that libpfm4 encodes: the curated tables (each record's first libpfm4 string
 // that encodes here, or the kernel software event number it names), every event of the PMUs
 // libpfm4 detects, and the kernel software events its "perf" PMU names. Statuses come from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mapping AIX processor types to libpfm4 PMUs and listing their events.
 #include "catalog/processor_lists.h"
 

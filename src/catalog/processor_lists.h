@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pm_initialize / pm_init asked about a processor type other than this machine's: the lists of
 // that processor's events from libpfm4's tables, where libpfm4 has them (docs/porting.md).
 #pragma once

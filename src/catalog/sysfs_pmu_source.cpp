@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel PMUs' sysfs events: listing, encoding and their source descriptor, and the ARMv8
 // PMU's declared events, by which raw ARM encodings are judged. All reads through the kernel
 // seam.

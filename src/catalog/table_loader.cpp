@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one loader of the text tables (tables.h). Every kind has the same two layers: the tables
 // compiled into the library, then the files of a run-time directory a setting names
 // (base/settings.h), whose records replace compiled-in ones of the same id. The directory is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The text tables' parsers (format: events/README.md and groups/README.md): one event record a
 // line of six '|'-separated fields; a group header line, then the group's "events", "metric" and
 // "client-id" lines. Both report the first bad line as "<label>:<line>: <what is wrong>".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The catalog's text tables: events/*.tbl (one event a line, events/README.md) and groups/*.grp
 // (a header line per group, then its events and metrics, groups/README.md). Each kind has two
 // layers, loaded by one engine (table_loader.cpp): the tables compiled into the library, then

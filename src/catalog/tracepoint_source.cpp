@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tracepoint source: the one place the catalog reads tracefs (listing, ids, whether it is
 // there at all), through the tracefs helper (base/tracefs.h).
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context.h"
 
 #include <string.h>

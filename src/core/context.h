@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A programmed PM context: the program, one counter group per target (one
 // per CPU for system-wide counting, one per thread otherwise), whether
 // counting is on, and the baselines that pm_reset_data* moves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/counter_group.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One perf event group on one target (a thread, or a CPU): the first event
 // leads, the others follow, so the kernel schedules them together. Read with
 // PERF_FORMAT_GROUP: one read(2) returns every count plus the times the group

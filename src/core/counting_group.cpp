@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/counting_group.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A counting group (AIX §1.4, §1.5): threads whose counts accumulate
 // together, beside each member's own context.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/counting_session.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A counting session: any number of events on any number of targets, opened, enabled,
 // disabled, reset and read together. Each software event, tracepoint and other-PMU event is a
 // group of its own on each place (never multiplexed, so counted exactly); hardware events go

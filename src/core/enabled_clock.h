@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // How long a context has been counting since set or reset, by the wall clock (ns of
 // CLOCK_MONOTONIC). The kernel's time_enabled for a CPU's counters should never be less: when it
 // is, the kernel switched them off behind our back, which it does when the CPU goes offline (and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/fork_counter.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The sched:sched_process_fork tracepoint, with which a counting group has
 // the kernel count its members (every thread or process created in it).
 //

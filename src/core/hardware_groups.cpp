@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/hardware_groups.h"
 
 #include <sys/syscall.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A session's hardware events packed into groups that fit the processor's counters. Events are
 // taken in order, at most MAX_COUNTERS to a group; each group is tried with the fit check that
 // pm_set_program* makes (CounterGroup::CheckSchedulable, on the calling thread) and split in

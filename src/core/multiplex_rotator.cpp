@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/multiplex_rotator.h"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one thread per process that switches multiplexed event sets: it sleeps until the
 // earliest multiplexer's slice ends, switches every multiplexer that is due, and sleeps again.
 // One thread serves every multiplexed context (the calling thread's, other threads', CPUs',

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/multiplexer.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Counter multiplexing (_mx) and multi-mode (_mm) programs: several event sets on the same
 // targets, exactly one of them counting at a time, switched every slice. Each set is a plain
 // Context of its own (one perf group per target); the multiplexer enables the current set's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/my_thread.h"
 
 #include <unistd.h>

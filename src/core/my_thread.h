@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Creating the calling thread's own context: used by pm_set_program_mythread
 // and by threads that inherit their creator's program (thread_inherit.cpp).
 #pragma once

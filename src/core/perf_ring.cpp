@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/perf_ring.h"
 
 #include <errno.h>

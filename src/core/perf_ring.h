@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A perf sampling ring and its reader: the metadata page and the data pages the kernel writes
 // records into, mapped from one event through the seam. The kernel publishes data_head after
 // whole records; the reader consumes up to it and gives the space back by publishing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/program.h"
 
 #include <string.h>

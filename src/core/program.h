@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What a pm_set_program* call asked for, validated and translated: the
 // events per counter with their perf_event_attr (mode bits applied), and the
 // AIX mode word to hand back from pm_get_program*. Knows nothing of targets.

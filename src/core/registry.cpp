@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/registry.h"
 
 #include <pthread.h>

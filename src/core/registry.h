@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Who owns which context in this process, and the rules between them:
 // the one system-wide context, the calling threads' own contexts, and the
 // third-party contexts on other threads. A process has either the

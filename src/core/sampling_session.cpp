@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The drainer polls every ring's anchor and its wake-up descriptor, and drains at least every
 // 50 ms: a trickle of samples may never reach a ring's wake-up watermark.
 #include "core/sampling_session.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The sampling half of the engine, as CounterGroup is the counting half: sampling events on a
 // set of CPUs and targets (threads, or every task of each CPU), every CPU's samples in one
 // ring (PERF_EVENT_IOC_SET_OUTPUT), and a library thread that hands each record to the front

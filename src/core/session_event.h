@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One event of a counting session: what it counts (its attributes, the privilege levels
 // already applied) and the kind that decides how it is opened. Hardware events share the
 // processor's few counters and go in groups; every other kind never needs a counter and gets a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/session_target.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What a counting session counts on, as a value: a thread, a process and what it starts, a
 // list of CPUs, or a cgroup on a list of CPUs; and the places (a task or a CPU, each one
 // perf_event_open target) it stands for when the session opens.

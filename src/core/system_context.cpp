@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // System-wide counting: setting, starting, stopping and reading the context that counts CPUs,
 // and telling a CPU the kernel stopped counting (hotplug) from one that counts.
 #include "core/system_context.h"

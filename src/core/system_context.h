@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The system-wide context and the logic of counting CPUs: which CPUs the program counts (read at
 // set time) and how pm_get_data_cpu numbers them (hwloc's order, on the first call that needs
 // it: hwloc costs milliseconds, once per process), and whether the kernel still

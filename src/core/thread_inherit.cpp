@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // New threads inherit their creator's PM context, as on AIX: the same
 // program and counting state, counts starting at zero, in a context of their
 // own. Linux has no such kernel notion (perf's `inherit` would sum the new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Thread inheritance (thread_inherit.cpp): threads created after a thread programmed an
 // inheritable context start in a context of their own.
 #pragma once

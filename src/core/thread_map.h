@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The threads of a process, as /proc/<pid>/task lists them through the kernel seam: the one
 // place the library enumerates a process's threads (the process-level targets of src/api and
 // compat/netbsd's counters both start here).

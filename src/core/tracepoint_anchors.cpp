@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/tracepoint_anchors.h"
 
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Tracepoint anchors: one disabled perf event per tracepoint the process has
 // counted, kept open so that closing a program's events never closes the
 // tracepoint's last one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Event selection for libhpm: a request is a group name, a group number or a list of event
 // names separated by commas or blanks, which the library's pm_select_events resolves
 // (include/pmapi_select.h) after pm_initialize, so that catalog ids may change under us.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Which events libhpm counts: HPM_EVENT_SET, else a libHPMevents file in the
 // working directory, else the defaults; resolved by pm_select_events
 // (pmapi_select.h) into one pm_prog_t for every thread's _mythread context.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading libHPMevents (events_file.h): look, open without blocking, look again, read.
 #include "events_file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The libHPMevents file of the working directory, read the way the catalog reads its tables:
 // the directory is the user's and may hold anything. Only a regular file is read (a FIFO would
 // block hpmInit forever, a device might never end), opened without blocking, up to a bound;

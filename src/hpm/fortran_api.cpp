@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Fortran entry points, callable through ISO_C_BINDING interfaces
 // (include/f_hpm.h for default integers, include/f_hpm_8.h for 8-byte ones):
 // integers by reference, each character argument followed by its length by

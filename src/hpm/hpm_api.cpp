@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C entry points of libhpm: find the run, check the call, hand it to the
 // section code. Nothing here throws; a bad call is reported and ignored.
 #define LIBHPM_NO_MACROS

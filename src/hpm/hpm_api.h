@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What the C and the Fortran entry points share: the run in progress and the
 // calls that begin and end one. The public declarations get default
 // visibility here (the library is built with -fvisibility=hidden).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Derived metrics for the report, through the public extension pmapi_metrics.h: libhpm knows
 // nothing of formulas itself.
 #include "metrics.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The derived metrics of libhpm's event set: when the set is a group with formulas, the
 // report shows each section's metrics, evaluated through pmapi_metrics.h from the section's
 // counts and wall time. An event list has none.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad-use messages: once per kind, to stderr, prefixed "libhpm:".
 #include "misuse.h"
 

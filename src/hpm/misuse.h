@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Bad uses of libhpm: each kind is told on stderr once per process, counted
 // always (the report lists the counts), and never stops the host program.
 #pragma once

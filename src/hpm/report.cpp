@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writing the per-task report, as text for people and JSON for scripts.
 #include "report.h"
 

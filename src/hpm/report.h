@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The report hpmTerminate writes: a text file per task, <name><task>.<pid>
 // (name "perfhpm" unless HPM_OUTPUT_NAME says otherwise), and the same data
 // as JSON in <name><task>.<pid>.json.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One libhpm run, hpmInit to hpmTerminate: the event set, the section table
 // every thread accumulates into, and the bad-use counts. Sections are
 // described (label, file, line) at their first start; after that a start or

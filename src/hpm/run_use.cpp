@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The retired runs and the counters of calls in progress (run_use.h). A call counts itself
 // before it reads the current run, and a run is retired only after it stopped being current:
 // so when every counter reads 0 after a run was retired, no call can still hold it (both sides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // When a terminated run may be freed. hpmTerminate takes the run out of use, but another thread
 // may be inside a call that read it a moment before; so the run is retired, and freed once no
 // call that could have read it is still inside libhpm. Every call that reads the current run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Section start and stop. The hot path is one pm_get_data_mythread read, one
 // clock read and relaxed atomic adds into the shared table: no lock, no
 // allocation, no search beyond the thread's own (short) stack of open sections.

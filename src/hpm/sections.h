@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Starting and stopping sections in the calling thread: a per-thread stack of
 // open sections holds the counts read at each start; a stop adds the
 // difference (inclusive) and that minus the nested sections' (exclusive) to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PMPI entry points: MPI_Init and MPI_Init_thread start the rank's counting once MPI is
 // up; MPI_Finalize reads, reduces over MPI_COMM_WORLD and reports before MPI goes down. The
 // library never aborts the job: a rank that cannot count says why once and takes part in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One rank's counting: the events PMAPI_MPI_EVENTS names (or the machine's default group),
 // programmed as a process-level counting group on the rank itself through the public pm_*
 // calls, so that every thread of the rank counts, those started later included.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "reduction.h"
 
 #include <mpi.h>

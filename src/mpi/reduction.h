@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The job-wide reduction at MPI_Finalize: every rank's counts reach rank 0 in one collective
 // for the whole run (and one more for all regions together, only when some rank used them),
 // never one per event.

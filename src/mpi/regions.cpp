@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "regions.h"
 
 #include <time.h>

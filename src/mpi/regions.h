@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Named regions of one rank (pm_mpi_region_begin/end): what the rank's counters advanced
 // between each begin and its end, summed per name.
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pmapi_install_component(<target> <component>): installs the shared library <target> into
 # <libdir> and its imported target pmapi::<component> into <libdir>/cmake/pmapi, where
 # find_package(pmapi COMPONENTS <component>) finds it (pmapiConfig.cmake.in). One export file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pmapi_install_pkg_config(<name>.pc.in <stem>): installs <name>.pc into <libdir>/pkgconfig.
 # A .pc file must name the prefix actually installed to, and that is known only at install time
 # (`cmake --install build --prefix /opt/x`). So the template is configured twice: now, with

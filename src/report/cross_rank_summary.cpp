@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cross_rank_summary.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The cross-rank summary of per-rank counts: per event the sum, the minimum and maximum with
 // their ranks, the mean and the imbalance (max/mean), and the banner rank 0 prints. No MPI
 // here: libpmapi-mpi prints it at MPI_Finalize, pmcount --merge builds it from per-rank files

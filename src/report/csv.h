@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The CSV the tools and libraries write and read (RFC 4180 quoting): one writer of a field,
 // one reader of a line. Pure, no I/O.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The JSON the tools and libraries write (pmcount, pmlist, libhpm's report, the MPI summary,
 // cpuperf's traces): string escaping and numbers that JSON accepts, written once here. Pure.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Number and text formatting shared by pmcount and pmlist: pure functions, no I/O.
 #pragma once
 

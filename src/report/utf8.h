@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // UTF-8 as the tools write it: one decoder, so that the JSON writer and the text shown on a
 // terminal or in a picture agree on which bytes are text. Pure.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where Linux tells the nominal clock, best source first.
 #include "topology/cpu_frequency.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The nominal processor clock behind pm_cycles.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parser for the kernel's CPU list format. Strict on purpose: a list we
 // misread would silently count the wrong processors.
 #include "topology/cpu_list.h"

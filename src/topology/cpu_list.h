@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The kernel's CPU list format, as in /sys/devices/system/cpu/online and
 // cgroup cpuset files: comma-separated numbers and inclusive ranges
 // ("0-3,5,7-8"), optionally ending in a newline. An empty list is valid.

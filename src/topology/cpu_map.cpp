@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building a CpuMap: one table per direction, so that every lookup a read makes is an index.
 #include "topology/cpu_map.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The CPUs one system-wide program counts, as a value: the kernel's online list, read once when
 // the program is set, and the numbering pm_get_data_cpu gives them (hwloc's logical order).
 // Counting opens one group per CPU in ascending Linux number; only the numbering differs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot itself: building the dense/Linux tables and the per-process
 // cache. How a snapshot is discovered lives in topology_hwloc.cpp and
 // topology_sysfs.cpp.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The processors, numbered two ways: the dense index 0..n-1 over the online CPUs that
 // pm_get_data_cpu takes, in hwloc's logical PU order (hardware threads of a core side by side,
 // then the cores of a package), and the Linux CPU number (hwloc's PU os_index) that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Topology::Load: one filtered hwloc load. hwloc reads thousands of sysfs
 // files on big machines, so it is asked for packages, cores and PUs (and the
 // NUMA nodes it always keeps) only.

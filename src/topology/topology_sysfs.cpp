@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cheap snapshot: one small sysfs read instead of an hwloc load, for
 // re-checking which CPUs are online (hotplug) and as Cached()'s fallback.
 #include <cstring>

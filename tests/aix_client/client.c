@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A C program written the way AIX pmapi clients are (PAPI's AIX substrate, IPM,
  * OpenJ9, hypre; docs/porting.md), with no change for Linux: it indexes

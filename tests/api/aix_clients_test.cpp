@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Programs written the way real AIX pmapi clients are (PAPI's AIX substrate, IPM, OpenJ9's
 // hardware profiler, Paradyn, hypre; see docs/porting.md): they index
 // list_events[counter][event_id] directly, look every events[counter] of every group up in

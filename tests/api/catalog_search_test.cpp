@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog's search calls (include/pmapi_catalog.h) and pm_parse_event_list
 // (include/pmapi_select.h): the rule pmlist and pmcount -e share, through the public API
 // alone, as the tools call it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_cycles and the sources of the nominal clock behind it, each faked in
 // turn through the kernel seam.
 #include <errno.h>

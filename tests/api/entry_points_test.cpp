@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every supported counting entry point, called by name from one table, with exact counts: for
 // each family (system-wide, _mythread, _thread, _pthread, _mygroup, _group, _pgroup) the same
 // sequence runs through that family's set / get_program / start / tstart / stop / tstop /

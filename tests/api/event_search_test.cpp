@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The search rule pmlist filters by and pmcount -e expands wildcards with
 // (src/api/event_search.h): words in any order and case, wildcards over names.
 #include "api/event_search.h"

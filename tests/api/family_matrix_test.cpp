@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every counting family × every leader kind and order × the start/stop/reset sequences a
 // client makes, with exact counts. The counted event is the tracepoint of a system call that
 // nothing else on the machine makes (support/counting.h, kRareSyscall), so even the system-wide

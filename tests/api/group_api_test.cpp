@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Event groups through the C API: PM_GET_GROUPS lists from pm_initialize and pm_init, the
 // statuses of the shipped groups on this machine, and programs with mode.b.is_group.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The derived-metrics extension (include/pmapi_metrics.h) through its C entry points: a site
 // group whose formulas read two syscall tracepoints, counted exactly in the calling thread,
 // evaluated to exact values; values without a meaning (division by zero, a missing count, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_initialize, pm_init and pm_get_procindex through the C API.
 #include <gtest/gtest.h>
 

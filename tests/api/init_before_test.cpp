@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Before pm_initialize: nothing resolves. Its own binary, so no other test initialized first.
 #include <gtest/gtest.h>
 

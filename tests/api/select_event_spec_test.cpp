@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_select_events' pure parts: list splitting and privilege modifiers, before any catalog is
 // asked, and the "did you mean" ranking.
 #include "api/event_spec.h"

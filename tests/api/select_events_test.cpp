@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_select_events (include/pmapi_select.h): every spec form becomes the program it names and
 // that program counts; the default set follows whether cycles count here; a refused spec says
 // which name and why, with the closest names; bad arguments get a clear error.

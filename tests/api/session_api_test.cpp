@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmapi_session.h through its C entry points: events with their own modifiers, wildcards
 // expanded to hundreds of tracepoints that all count exactly, each kind of target (the calling
 // thread, a process with its threads and children, CPUs, a cgroup), and the errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The timebase calls: raw ticks are nanoseconds of CLOCK_MONOTONIC, and
 // time_base_to_time turns them into seconds + nanoseconds without rounding.
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One error table, as data (src/base/errors.cpp), and three things that must agree with it: the
 // header's enum, what pm_strerror says, and the table in docs/errors.md. A code added to one and
 // not the others fails here.

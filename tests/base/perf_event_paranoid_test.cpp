@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kernel.perf_event_paranoid has one reader, ReadPerfEventParanoid, through the kernel seam and
 // without allocating; the permission message and the catalog cache key both take it from there.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_set_setting(name, NULL) puts back the environment's value when the environment has the
 // setting (settings_test.cpp has it unset there). The environment is read once per process, so
 // this binary sets it before main, before anything reads the settings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The settings value (src/base/settings.h) and its calls (include/pmapi_settings.h): a setting
 // set by the call is honoured with no environment variable, the environment is read once, and
 // bad names get a clear error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_initialize against PAPI_library_init, each in a freshly exec'd process
 // (a forked one would inherit the parent's already-built catalog): the cost a
 // short-lived tool or a job's first call pays. The child is this binary

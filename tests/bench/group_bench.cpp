@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting groups: pm_get_data_mygroup with 8 member threads alive, against
 // the same read done by hand on an inherited raw perf group whose 8 threads
 // were started after it was opened: with the client's 4 events only, and

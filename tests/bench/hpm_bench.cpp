@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libhpm's section overhead: hpmStart+hpmStop of one section, counting the
 // same four software events as BM_StartStop_Pmapi, whose pm_start_mythread +
 // pm_stop_mythread pair is the peer (target: at most 1.2x).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multiplexed reads: pm_get_data_mythread_mx with 2 sets x 4 software events (the library's
 // rotator switching them every 10 ms), against two raw group reads by hand (the kernel work
 // the call cannot avoid). The libpmapi side includes the malloc of accu_set that AIX's

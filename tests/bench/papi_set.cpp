@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "papi_set.h"
 
 #include "../validation/papi_status.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // PAPI's side of the comparison: one event set holding the named events,
 // built the way a PAPI user would (library_init once, add by name).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The user-space read against read(2): src/base/perf_page_read.h, the code
 // CounterGroup runs for a _mythread group of hardware events, on fake pages
 // that say "on a counter, rdpmc and time allowed". rdtsc is the machine's;

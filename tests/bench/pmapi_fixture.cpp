@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pmapi_fixture.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Set-up shared by the libpmapi benchmarks: initialize once, find the software events' ids, and
 // set a program in one of the library's scopes for as long as a benchmark runs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "raw_group.h"
 
 #include <string.h>

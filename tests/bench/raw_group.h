@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The raw kernel path the benchmarks compare against: a perf group opened
 // and driven by hand, the way a careful user of perf_event_open would.
 #pragma once

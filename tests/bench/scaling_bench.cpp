@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How cost grows: a read as the group grows from 1 to 8 events (with a raw
 // and a PAPI twin per size), system-wide set+delete as events x CPUs grows
 // (reported per descriptor), and _mythread reads in 1..16 threads at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Self-monitoring: the same four software events on the calling thread,
 // read / started+stopped / reset by hand, by libpmapi and by PAPI.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading a counting session (pmapi_session.h) of N tracepoints, each on a descriptor of its
 // own, against reading as many tracepoint events opened by hand, one read(2) per descriptor with
 // the same read format, on the calling thread. Software events stand in where tracefs cannot be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // System-wide: one group per online CPU read by hand against pm_get_data
 // and the pm_get_data_cpu loop. Needs root.
 #include <benchmark/benchmark.h>

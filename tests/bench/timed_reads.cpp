@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timed_reads.h"
 
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The timed loop of every read benchmark: the same counters read once an iteration, by hand
 // (one PERF_FORMAT_GROUP read(2) of a raw group), by libpmapi (a pm_get_data_* call) or by
 // PAPI (PAPI_read), so that the rows of a comparison differ only in who reads.

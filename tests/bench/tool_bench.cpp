@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tools: `pmcount -e E -- true` against `perf stat -e E -- true` and a
 // raw-syscall baseline, for a software event (task-clock) and a tracepoint.
 // The baseline is what any counting tool must do, with nothing else: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Setting and deleting a program with a tracepoint: libpmapi (which keeps an
 // anchor per tracepoint, src/core/tracepoint_anchors.h) against opening and
 // closing one tracepoint event by hand, alone (the kernel unregisters the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_catalog_add_event (include/pmapi_catalog.h): a name the catalog has gives its id; a libpfm4
 // string with attributes or a tracepoint made after the catalog was built is added under the
 // next free id, moving no other id and changing no list; the id programs like any other, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ARMv8 rule against a faked sysfs: the kernel opens every raw event number on an ARMv8
 // PMU, so a common event the PMU's sysfs list leaves out is unverified (set refuses it), and
 // an implementation-defined one, which the list never names, is a caveat. Never a silent 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the catalog cache lives when no login session gave the process a runtime directory:
 // a private directory of the library's own under $TMPDIR (else /tmp), made 0700, used only when
 // it is a real directory of this user that nobody else may enter; anything else there means no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog cache also holds the compiled-in groups, parsed, so that a restored catalog's
 // groups need no parsing: they must be exactly what parsing gives, a site's groups
 // ($PMAPI_GROUPS_DIR) must still be read afresh, and a damaged group section must be refused.

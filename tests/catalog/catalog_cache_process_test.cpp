@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog cache as processes meet it: the first pm_initialize of a user writes one file in
 // $XDG_RUNTIME_DIR, later processes use it without writing again, and without a usable
 // directory pm_initialize works the same, only without a cache. Each pm_initialize runs in a

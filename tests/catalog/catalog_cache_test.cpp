@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog cache file: a hit restores exactly what the sources gave without asking them
 // again; a changed key fact misses; a damaged, foreign or unwritable file is ignored and never
 // breaks the catalog; where the file lives and when there is none.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog built against a faked kernel: no tracefs, no hardware PMU, no privilege, and a
 // made-up sysfs PMU whose format spreads an event over config and config1.
 #include <errno.h>

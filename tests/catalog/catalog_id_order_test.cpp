@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The id order on made-up catalogs: what is listed, in which order, and what the bound cuts.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog on this machine: required events present, statuses that follow what the kernel
 // actually accepts, and encodings that match sysfs and tracefs.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog's name index: exact spelling first, then ASCII case ignored, the earliest event
 // of several, and no answer for a name no event has.
 #include <gtest/gtest.h>

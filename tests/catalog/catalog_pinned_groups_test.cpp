@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Client ids pinned by a site group table ("client-id N", issue 26 item 11): AIX clients hard-code
 // group ids (DrHook programs group 60 and has defaults 150 and 186), so a site group must be able
 // to sit at exactly that id, far past the shipped groups, without moving them. The list under

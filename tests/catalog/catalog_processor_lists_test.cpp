@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Another processor's lists (pm_initialize with a type that is not this machine), exercised on
 // another x86 family's libpfm4 PMU: an x86 libpfm4 has no POWER tables to try.
 #include <gtest/gtest.h>

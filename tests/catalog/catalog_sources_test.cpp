@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalog's source descriptors (src/catalog/event_sources.h): one per EventSource, encoding
 // through them, detection, and Catalog::EncodeName, which encodes a name from any source. A
 // faked kernel gives a tracefs and a sysfs PMU whose answers the test knows.

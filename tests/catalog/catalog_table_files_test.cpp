@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Run-time table directories hold whatever their owner put there: a FIFO, a link to
 // /dev/zero, a 100 GB sparse file, a formula nested 200,000 deep. Each is refused with
 // Pmapi_BadCatalog naming the file (and line), and never hangs, aborts or overflows the stack.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The events/*.tbl parser and loader: good tables, every kind of error naming file and line,
 // duplicates, and run-time overrides from $PMAPI_EVENTS_DIR.
 #include <gtest/gtest.h>

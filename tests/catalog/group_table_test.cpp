@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The groups/ format: formulas, the parser's errors naming file and line, the loader's
 // run-time directory, and the status rule.
 #include <gtest/gtest.h>

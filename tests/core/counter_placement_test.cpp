@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A PMU that places each member of a group on a counter when the member is opened (POWER's)
 // refuses one it has no counter left for with EINVAL at open, where x86 and ARM open it and fail
 // the group's read. Through the kernel seam: a kernel with two counters, the hardware events

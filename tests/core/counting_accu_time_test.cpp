@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_get_Tdata*'s three times, each what it says: accu_timebase the time the counters were
 // enabled, accu_purr and accu_spurr the time they ran. A kernel that gave the counters a quarter
 // of their enabled time (RewritingKernel, multiplexed 1/4) makes the two differ exactly, so a

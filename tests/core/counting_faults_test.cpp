@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the counting core does when the kernel misbehaves, through the kernel
 // seam: a group it cannot schedule (0-byte read), multiplexing, a short read,
 // a failed open in the middle of a group. Never wrong numbers in silence,

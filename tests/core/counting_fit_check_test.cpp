@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The set-time fit check (CounterGroup::CheckSchedulable, run by Context::Create): a group of
 // hardware events the counters cannot hold together is refused when it is set, with the
 // sentence that says so, as AIX refuses it. The kernel opens such a group and tells only when it

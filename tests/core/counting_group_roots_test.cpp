@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The context that names a counting group (its creator's for _mygroup, its target's for
 // _group/_pgroup) cannot be deleted alone through the thread families: that would leave the
 // group's totals unreadable and its counters open with nothing to reach them. Such a delete is

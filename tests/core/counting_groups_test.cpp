@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting groups (_mygroup, _group, _pgroup): threads and processes whose
 // counts accumulate together (§1.4, §1.5), checked exactly with the getppid
 // tracepoint: N calls, N counts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AIX semantics for threads created after pm_set_program_mythread: the new
 // thread inherits the program and the counting state, in a context of its
 // own whose counts start at zero. And after fork the child holds nothing.

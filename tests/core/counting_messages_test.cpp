@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Failures that used to mislead: each says what went wrong and what to do, with the right code.
 #include <gtest/gtest.h>
 #include <unistd.h>

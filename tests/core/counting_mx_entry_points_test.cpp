@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every _mx and _mm entry point, scope by scope, through one table: a multiplexed program of
 // two sets with a slice far longer than the test (so set 0 counts all along and set 1 never
 // does) reads exactly N and 0; get_program_mx/_mm hand the sets back in memory the caller

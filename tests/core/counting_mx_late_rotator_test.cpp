@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A rotator that wakes late (a loaded machine) moves the rotation on by every slice that ended
 // meanwhile, so that the rounds keep pace with time: Multiplexer::SwitchDue, driven by hand with
 // a chosen `now`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a multiplexed read costs the kernel: a set that is not counting is disabled, so its
 // counts cannot move, and pm_get_data*_mx reads only the counting set's groups (the others'
 // totals were taken when they stopped). Checked with a simulated perf kernel that counts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multiplexing, exactly: a perf double with a fake clock counts each event at a fixed rate
 // while its group is enabled, and the test switches sets by hand, so that set k counts for
 // exactly its slices. Counts, accu_time, nb_mx_round and the scaled estimates are checked to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An _mx set's accu_time is the time its counters ran, not the time they were enabled: when the
 // kernel shares the PMU inside a set too (time_running < time_enabled), an estimate
 // accu_data * total / accu_time from the enabled time would read as if the set had counted all

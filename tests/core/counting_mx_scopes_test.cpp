@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multiplexed programs on the real kernel, exactly: the test switches sets by hand (no
 // rotator), so N getppid calls made while set k is current count N in set k and nothing in the
 // others, in every scope: the calling thread (and a thread it starts, which inherits every

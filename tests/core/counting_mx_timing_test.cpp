@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multiplexing driven by the library's own rotator on the real kernel: a thread calls getppid
 // at a steady pace for about a second under two sets ({getppid}, {getppid, getpid}) switched
 // every 10 ms. Each set sees only part of the calls, its scaled estimate is within 10% of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first-party thread family counts exactly: N getppid calls, N counts,
 // in many threads at once, read while counting and after stop.
 #include <gtest/gtest.h>

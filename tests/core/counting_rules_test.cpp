@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AIX's rules, each returning its code: no init, no program, program twice,
 // stop when not counting, bad events and modes, NULL arguments, and the
 // system-wide/thread exclusion.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The counting session's open when the kernel or the machine says no, through the kernel
 // seam: descriptors running out before or during the opens, hardware events that do not fit
 // the counters (refused, split into groups that take turns, scaled). Never a silent zero, never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A second stop of a stopped context changes nothing: the time counted since set stays what
 // the first stop left. The system-wide context keeps its own wall-clock account of that time
 // (core/enabled_clock.h), against which it tells a CPU the kernel switched off; a second stop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // System-wide counting: one group per online CPU, the _cpu and _lcpu reads,
 // and the process-tree variant.
 #include <gtest/gtest.h>

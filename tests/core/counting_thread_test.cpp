@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Third-party counting: a parent counts a thread of its child process. The
 // kernel's ptrace check decides who may; counts stay readable after exit.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Process-level programs (proctree, process-level counting groups) list a process's threads and
 // open each one; a listed thread that exits before it is opened is no longer a target, and the
 // set succeeds without it. Checked two ways: deterministically, with a listing that names a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU hotplug on the real machine: a CPU goes offline between pm_set_program and the read.
 // Off by default because it takes a CPU of the machine away for a moment; run it with
 //   PMAPI_TEST_HOTPLUG=1 ctest -R Hotplug --output-on-failure      (as root)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The core's ring reader (src/core/perf_ring.cpp) on the real kernel, exactly: a tracepoint sampled
 // at every hit (syscalls:sys_enter_getppid, period 1) is redirected into a PerfRing, so N getppid
 // calls write exactly N sample records. Every drain must hand over every complete record, including

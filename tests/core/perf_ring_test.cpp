@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ring reader (core/perf_ring.h) on a ring the test writes as the kernel would, served by
 // the fake kernel: records in order and the tail given back, a record wrapping the ring's end
 // handed over whole, one ending exactly at the head or at the ring's end, corrupt records

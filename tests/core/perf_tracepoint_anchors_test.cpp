@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tracepoint anchors (src/core/tracepoint_anchors.h): deleting a program with
 // a tracepoint does not wait for the kernel's grace period once the process
 // has counted that tracepoint, the anchors count nothing, are bounded, are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // User-space counter reads (CounterGroup with perf pages, perf_page_read.h),
 // through the kernel seam: fake pages stand for the kernel's, ReadPmc and
 // ReadTimestamp for rdpmc and rdtsc. Checked: the counts and times the

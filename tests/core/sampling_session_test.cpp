@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sampling session (core/sampling_session.h) on the real kernel: one ring per CPU, a thread
 // sampled on every one of them through PERF_EVENT_IOC_SET_OUTPUT, exactly one sample per
 // getppid call (the tracepoint with sample_period 1); its faults through the seam; and fork:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The reference documentation as a user finds it in an installed tree (docs/CMakeLists.txt):
 #   names     every call an installed library exports, and every installed tool, has a man
 #             page `man` finds by that name

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The licence as a reader and Debian's tools find it: LICENSE at the top (MIT, the project's
 # authors), debian/copyright in the machine-readable format with the same text, and every
 # source file marked with its SPDX identifier (scripts/spdx --check).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every prototype in an installed man page's SYNOPSIS is declared, the same, in an installed
 header: a page must not drift from the header it documents.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the search rule of pmlist and pmcount -e (src/api/event_search.h). The
 // input's first line is a search (words, wildcards), the other lines are event names. Nothing
 // may crash or hang; a name matches itself as a pattern when it has no wildcard or escape;

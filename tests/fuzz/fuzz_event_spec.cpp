@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the event-spec parser of pm_select_events (src/api/event_spec.h). The input
 // is one spec. ParseEventList must return "" or a message, and every event it accepts must have
 // a name, never count in no mode, and survive the catalog-spelling and libpfm4 splits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the events/*.tbl parser (src/catalog/tables.h) on arbitrary text, and
 // the run-time loader (src/catalog/table_loader.cpp) on a $PMAPI_EVENTS_DIR holding that text as a
 // file. The parser is held to its contract: a failure appends nothing and names the file and line;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the derived-metric formula parser and evaluator
 // (src/catalog/group_formula.h). The first bytes give the member values and the time; the rest
 // is the formula, over three fixed member names, with the repeat notation of fuzz_repeat.h (so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the groups/*.grp parser (src/catalog/tables.h) on arbitrary text,
 // including every formula it compiles, which is then evaluated. A failure appends nothing and
 // names the file and line; a success gives groups of 1..MAX_COUNTERS members with ids in range.

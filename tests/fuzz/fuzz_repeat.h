@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A repeat notation for the table and formula fuzzers, so that a few bytes of input can stand
 // for the hostile sizes a table file may have (docs/catalog.md, "Run-time table directories"):
 // "\x7f<count>\x7f<unit>\x7f" becomes <unit> written <count> times. "\x7f200000\x7f(\x7f" is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pm_set_program* with arbitrary pm_prog_t contents (mode bits, event ids,
 // thresholds, is_group ids) on the system-wide, _mythread, _thread (this very thread) and
 // _mygroup families. A program that sets is read, started, stopped, reset and deleted; one that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pmcount's command line (src/tools/pmcount/options.h). The input is the
 // argument vector, arguments separated by NUL bytes. ParseOptions must return "" or a
 // message without crashing, and what it accepts must hold together: a CPU list formats and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Run-time check of the bitfield layouts.  AIX code ORs PM_* constants into
  * `w` and reads `b.*` (and the other way round), so on every byte order each

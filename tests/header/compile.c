@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <pmapi.h> compiles cleanly as C99 and C11 under -Wall -Wextra -pedantic
  * -Werror -Wwrite-strings, included twice and next to the system headers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // <pmapi.h> compiles cleanly as C++11 and C++17 under -Wall -Wextra
 // -pedantic -Werror -Wwrite-strings: extern "C", no C-only constructs, and
 // string literals accepted as `where` (Jikes RVM's hpm.c passes them).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* <pmapi_metrics.h> compiles alone, strictly, in C and C++ (also built as
  * C++ by tests/hpm/CMakeLists.txt), and its calls have the documented types. */
 #include <pmapi_metrics.h>

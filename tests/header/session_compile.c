@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* <pmapi_session.h> compiles alone, strictly, in C and C++, with or without <pmapi.h>, and its
  * calls have the documented types. */
 #include <pmapi_session.h>

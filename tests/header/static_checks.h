@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Compile-time facts about <pmapi.h> that AIX clients rely on: constant
  * values, struct sizes and member offsets.  Included by every header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A platform or compatibility header that already defines tid_t, ptid_t or
  * cid_t announces it with _PMAPI_TID_T / _PMAPI_PTID_T / _PMAPI_CID_T, and

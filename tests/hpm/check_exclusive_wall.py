@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """libhpm's exclusive wall time, exactly: a section's exclusive time is its inclusive time less
 its nested sections' inclusive time (to the nanosecond the JSON report prints), and a section
 with nothing nested has exclusive = inclusive. Runs the `nested` scenario of hpm_scenarios:

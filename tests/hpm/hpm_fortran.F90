@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! libhpm from Fortran: the nested sections and the four threads of the C
 ! scenarios (hpm_scenarios.c), through f_hpm.h. run_scenario.py checks the
 ! report. getppid is called through ISO_C_BINDING: one system call each.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! libhpm from Fortran with 8-byte default integers (-fdefault-integer-8) through
 ! f_hpm_8.h: the nested sections of hpm_scenarios.c.
 program hpm_fortran_8

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! libhpm from Fortran code that includes no header (implicit interfaces, as
 ! older codes compiled without the preprocessor do): gfortran's external names
 ! f_hpminit_, f_hpmstart_, ... with hidden lengths. The nested sections of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libhpm's derived metrics: sections that make exact numbers of getppid and
  * getpgid calls, for a group whose formulas read both (run_metrics.py writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * After a section's first use, hpmStart and hpmStop (and hpmTstart/hpmTstop,
  * nested, in another thread) allocate nothing: malloc, calloc and realloc are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libhpm test scenarios: each runs one use of the API (good or bad) and
  * ends with hpmTerminate; run_scenario.py runs it in a scratch directory and

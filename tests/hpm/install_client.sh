@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the current build into a scratch prefix and builds libhpm's
 # examples against that tree only, the way docs/libhpm.md says: `pkg-config
 # libhpm`, plus a run path to the prefix's libdir since it is no system

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs one libhpm derived-metrics case: writes a site group table whose
 formulas read the getppid and getpgid tracepoints, runs a program under it
 (hpm_metrics, or a Fortran scenario) in a scratch directory, and checks the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs one libhpm test case: a scenario program (hpm_scenarios, or a Fortran
 one) in a scratch directory, then checks its exit, its stderr and both report
 files (perfhpm<task>.<pid> and .json).

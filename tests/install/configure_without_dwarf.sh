@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The project configures on a machine without libdw, libelf and zlib (the from-source list of
 # README.md does not require them): the Fuchsia parts that need them are left out, and
 # configuring says so and names the packages.

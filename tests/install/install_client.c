@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A client of the *installed* libpmapi: built by tests/install/install_client.sh
  * with pkg-config (shared and static) and with find_package(pmapi), using

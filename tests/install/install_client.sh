@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the current build into a scratch prefix and builds a C client
 # against that tree only, the three ways users do: pkg-config (shared),
 # pkg-config --static (libpmapi.a), and find_package(pmapi).  Each client

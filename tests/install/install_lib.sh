@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What every installed-tree test starts with (sourced, POSIX sh; tests/install, tests/hpm,
 # compat/*/tests):
 #   . "$source/tests/install/install_lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 200 times: dlopen libpmapi.so, pm_initialize, dlclose, as a JVM that probes for an event does
  * (or, given FUNCTION, another library and a call of its `int FUNCTION(void)` that builds its
  * catalog). Resident memory must stay flat: nothing a library built may be left unreachable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A thread programs its own counting through a dlopen'd libpmapi; the main thread dlcloses the
  * library; then the thread exits without deleting its context. The library's release of the
  * context at thread exit must still be there to run. */

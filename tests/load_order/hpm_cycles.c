@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libhpm's runs are freed: 200 times hpmInit, hpmTerminate in one load of libhpm, then 200 times
  * dlopen libhpm, hpmInit, hpmTerminate, dlclose (a host that loads an instrumented plug-in over
  * and over). The heap in use must stay flat in both: a terminated run (about 25 KB with the

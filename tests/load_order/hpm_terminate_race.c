@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hpmTerminate and hpmInit, 400 times over, while three threads start and stop a section without
  * pause: a terminated run must not be freed while a thread is still inside a call that read it
  * (libhpm's run_use.h). Under AddressSanitizer a run freed too early is a use after free; here it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A thread created after its creator programmed counting inherits the program (docs/counting.md),
  * whatever the order in which libpmapi and libc were loaded. Built these ways:
  * - INHERIT_VIA_DLOPEN: libpmapi.so is dlopen'd (a JVM, Python's ctypes, a tool's plugin);

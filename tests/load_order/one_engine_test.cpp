@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One engine in a process that loads every API: pm_*, NetBSD's libpmc, Fuchsia's libperfmon and
 // libzx_sampler, and libhpm each count here, then threads start and the process forks. The
 // engine's counters (read through libpmapi's private version node) must show one catalog built,

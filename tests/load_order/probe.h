@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the load-order test programs: libpmapi reached through function pointers (the
  * programs load it with dlopen), the event ids by name, and the resident set size. */
 #ifndef PMAPI_LOAD_ORDER_PROBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library that starts threads, as a runtime (libgomp, a JVM) does: its pthread_create import
  * is bound through its own jump slot, wherever libpmapi sits in the search order. Built twice:
  * linked into the test programs, and dlopen'd by them after they programmed counting. */

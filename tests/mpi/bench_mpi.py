@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """libpmapi-mpi's benchmark rows (docs/mpi.md, "Cost"), with real mpirun at 4 ranks.
 
   bench_mpi.py BUILD_DIR [RUNS]      (default 10 runs of each job)

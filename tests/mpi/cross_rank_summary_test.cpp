@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cross-rank summary without MPI: statistics over the ranks that counted, the banner's
 // lines, the JSON and CSV forms, and the atomic write.
 #include "cross_rank_summary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cross-rank summary's wall-time line: the shortest and longest rank, whatever order the
 // ranks come in, and the mean.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The MPI test workload: rank r makes 1000 * (r + 1) getppid calls, half from its main thread
  * and half from a helper thread it starts after MPI_Init, so a 4-rank job makes 10,000 with

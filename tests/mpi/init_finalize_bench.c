@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What MPI_Init plus MPI_Finalize cost on this rank, in milliseconds, printed after
  * MPI_Finalize as "init_finalize_ms RANK VALUE". tests/mpi/bench_mpi.py runs it with and

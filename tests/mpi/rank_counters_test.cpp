@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libpmapi-mpi's choice of events from PMAPI_MPI_EVENTS, without MPI: RankCounters programs
 // the calling process through the public pm_* calls, as a rank does in MPI_Init.
 #include "rank_counters.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The MPI tests (docs/mpi.md), with real mpirun at 4 ranks against the installed tree.
 
   run_mpi.py SECTION PREFIX LIBDIR PLAIN_APP

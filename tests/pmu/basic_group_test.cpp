@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pm_basic event group (groups/generic.grp) on the emulated PMU: programmed by group id,
 // it counts the loop, and its metrics come out as -icount makes them: one cycle an instruction.
 #include <gtest/gtest.h>

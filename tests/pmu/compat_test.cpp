@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compatibility libraries on the emulated PMU: libhpm's sections (hpmStart/hpmStop around
 // the loop, read with hpmGetCounters) and NetBSD's pmc_control count PM_INST_CMPL exactly; the
 // difference of two loop lengths, least of five runs, as everywhere in the suite.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting groups and system-wide counting on the emulated PMU: totals of loops in several
 // threads, and one CPU's share, exact: differences of two loop lengths, the least of five runs,
 // the threads run in one order (InOneOrder, guest_support.h).

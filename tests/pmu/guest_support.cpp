@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "guest_support.h"
 
 #include <gtest/gtest.h>

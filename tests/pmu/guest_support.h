@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What the hardware suite's tests share: initializing the library, naming events, and a loop
 // whose user-mode instruction count is known exactly.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Third-party counting groups and inheritance into child processes on the emulated PMU. A
 // target process forks a child that runs the loop and waits for it: the group of the target
 // (pm_set_program_group, _pgroup) counts the child's loop exactly, as _mygroup does for a child

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmu_loop N [T]: runs the suite's loop N times (2N user-mode instructions) and exits: a command
 // with a known instruction count for the tools (pmcount, pmsample, cpuperf) to count in the
 // guest. With T, T threads run it N times each while the main thread waits for them: the

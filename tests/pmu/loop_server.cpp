@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "loop_server.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A third party for the families that count another process (_thread, _group, _pgroup): a
 // forked process that runs work(n) whenever the test asks and answers once it has. Forked from
 // the caller, it runs under the caller's scheduling (InOneOrder, guest_support.h).

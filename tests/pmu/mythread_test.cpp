@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first-party thread family on the emulated PMU: a user-mode count of a loop is exact.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Events by every kind of name, end to end on the emulated PMU: the catalog's PM_ names,
 // libpfm4's names for this processor, and the kernel's sysfs name each count the same loop
 // exactly. Events the emulation does not implement are refused with the reason, never a 0.

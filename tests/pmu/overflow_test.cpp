@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Overflow interrupts of the emulated PMU, seen through perf_event_open alone (no libpmapi, no
 // tool): a sampling event on the calling thread around the loop, its ring walked afterwards.
 // The kernel writes one sample per overflow, so a thread that retires `total` events at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counter pressure: a program of more hardware events than the PMU has counters is refused when
 // it is set, as AIX does, not at the first read; one that fits is accepted and counts.
 #include <gtest/gtest.h>

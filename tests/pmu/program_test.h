@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The fixture of the suite's plain tests: the library initialized first, and the program of one
 // family deleted last, whatever the test left set. `Delete` is pm_delete_program_mythread or
 // pm_delete_program_mygroup.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sampling on counter overflow in the guest, through the tools. cpuperf with a hardware event
 // and a rate writes one tick record each time the counter crosses a multiple of the rate:
 // floor(total / rate) of them, exactly, where total is what pmcount counts of the same command

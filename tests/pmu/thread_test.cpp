@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The third-party thread family on the emulated PMU: a child process runs the loop on request,
 // and the parent's pm_*_thread calls count it exactly (the difference of two loop lengths).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmlist and pmcount in the guest, as a user runs them.
 #include <gtest/gtest.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // User-space counter reads on aarch64; on POWER, where perf gives user space no counter, every
 // read is one read(2), sysctl or not. With kernel.perf_user_access=1, pm_get_data_mythread
 // reads PMEVCNTR<n>_EL0 / PMCCNTR_EL0 at the perf page's index: 1,000 reads make no read(2)

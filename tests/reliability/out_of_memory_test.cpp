@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Out of memory, every entry point answers Pmapi_Malloc_Err (or succeeds) instead of aborting
 // the client with an uncaught std::bad_alloc. This binary replaces malloc with one that fails
 // after a chosen number of allocations; each case runs in a forked child, once for every

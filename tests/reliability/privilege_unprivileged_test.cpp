@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an unprivileged user (a forked child that became `nobody`, with the machine's
 // kernel.perf_event_paranoid, 2 on the CI machines) may and may not count. Complements
 // counting_thread_test.cpp (another user's thread via _thread, system-wide refused, own thread

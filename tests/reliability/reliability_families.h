@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The counting families the reliability tests run the same checks on, behind one small
 // interface: set/start/stop/reset/read/delete on system-wide counting, the calling thread
 // (_mythread), a third-party thread (_thread, a sleeping child process), and the counting

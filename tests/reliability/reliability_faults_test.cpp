@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fault matrix: every family (system-wide, _mythread, _thread, _mygroup, _group) x every kernel
 // call it makes (perf_event_open at set, the enabling ioctl at set, start, stop, the group read in
 // get_data and in reset, close at delete) x every errno the kernel may answer. Each case checks the

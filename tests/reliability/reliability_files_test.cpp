@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Faults in the file reads behind the counting calls, through the kernel seam: the online-CPU
 // list (system-wide set), the tracepoint's id in tracefs (any set of a tracepoint), the target's
 // /proc entry (_thread set), the task list (system-wide proctree set), and every sysfs/tracefs

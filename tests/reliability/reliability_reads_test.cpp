@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a read returns when the kernel's answer is not a full, honest group reading, on every
 // family: a 0-byte read (the group is not schedulable), a short read, time_running <
 // time_enabled (multiplexed); and, system-wide, a CPU that goes offline between set and read,

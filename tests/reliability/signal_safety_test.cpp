@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The calls a signal handler may make (docs/counting.md: the calling thread's _mythread reads,
 // starts and stops) never allocate, on their error paths included: a handler that interrupts
 // malloc and then allocates deadlocks on the arena lock. Checked two ways: by counting every

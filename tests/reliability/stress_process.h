@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What the stress tests measure about the whole process: open descriptors (all, and perf ones)
 // and resident memory, before and after thousands of set/delete cycles.
 #pragma once

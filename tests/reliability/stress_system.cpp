@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stress: the system-wide context set, read and deleted 1,000 times (one group per CPU each
 // time), each cycle counting 7 calls exactly. Afterwards the process has the descriptors and,
 // within a tolerance, the resident memory it had before. Registered with the label "stress" by

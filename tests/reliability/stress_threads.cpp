@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stress: 64 threads, each programming its own _mythread context 1,000 times (set, start, an
 // exact count, read, stop, delete), all at once. Every call must succeed and every count be
 // exact; afterwards the process has the descriptors and (within a tolerance for malloc's caches)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Counts the calling thread's allocations while a call runs: this header replaces malloc, calloc,
 // realloc and memalign for the whole test binary (operator new allocates through malloc), so
 // include it from exactly one file of a binary, and only of a binary that needs it. Under a

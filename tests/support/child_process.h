@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one child process the counting tests count from outside: it makes
 // exactly the getppid() calls it is told to, when it is told to, and
 // nothing else (it blocks in read(2) between commands). Go / Calls(N) /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Shared set-up for the counting tests: initialize the library, look events
 // up by name, build programs, make an exact number of getppid() calls.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The fixture most counting tests start from: the library initialized with every status (or the
 // test skipped, saying why: support/counting.h) and the exact getppid tracepoint's id looked up.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pm_get_data_cpu's dense index of a Linux CPU, asked of the library (pmapi_topology.h): tests
 // never assume the dense order is the Linux order, since it is hwloc's logical order.
 #pragma once

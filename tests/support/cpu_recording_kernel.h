@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A simulated perf kernel for synthetic machines (tests/topology/machines/), whose CPUs this
 // machine does not have: each open is made on CPU 0 of the simulator, and the CPU asked for is
 // remembered, so that a test can tell which CPU's group a read read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The name of an enum value, from a table in the enum's declaration order: the parameter names of
 // the value-parameterized tests (which are part of their ctest names, so a table may only grow).
 #pragma once

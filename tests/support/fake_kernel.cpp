@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FakeKernel: rules first, then the real kernel.
 #include "support/fake_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The kernel double for tests: passes every call to the real kernel unless told otherwise, and
 // can make an operation fail with an errno, for all paths or for paths under a prefix, or
 // serve a file or directory listing from memory. Every other double derives from it and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Every counting family's entry points, one row per C function, named by the call itself so
 // that the name and the call cannot drift apart. tests/api/entry_points_test.cpp runs each row
 // and checks the table against pmapi.h; the family matrix and the reliability tests drive the

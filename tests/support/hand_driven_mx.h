@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The fixture of the _mx tests that turn the rotation by hand: no rotator thread
 // (pmapi::DriveMultiplexersByHandForTesting), the test says when a slice ends, often on a fake
 // perf kernel with a clock of its own. The calling thread's program, the test kernel and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A pm_prog_t from catalog ids, in the public API only: the host tests and the aarch64 guest
 // suite (tests/pmu, which links nothing but libpmapi) build their programs with the same code.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The perf_event_attr the tests open by hand (rings, anchors, what the kernel says about an
 // event): one place for its size field and the user-mode, start-disabled defaults.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A whole file as text ("" when it cannot be read): headers, docs and output files the tests
 // compare against.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Whether this test binary runs under ASan or TSan. Both replace malloc, so a test that replaces
 // malloc itself, to count or to fail allocations, cannot do so there; and both take page faults
 // of their own for shadow memory.

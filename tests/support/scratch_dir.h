@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A directory of its own under /tmp, for one test or one test binary, removed with everything
 // a test left in it (files, FIFOs, links, directories) when it goes.
 #pragma once

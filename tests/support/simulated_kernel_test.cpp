@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The in-memory perf kernel the set-program fuzzer runs on (support/simulated_perf_kernel.h):
 // the library must work on it as on the real one, and it must refuse what the kernel refuses,
 // or the fuzzer would explore paths that do not exist.

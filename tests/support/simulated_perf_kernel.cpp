@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/simulated_perf_kernel.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A perf_event kernel in memory: perf_event_open, the enable/disable/reset ioctls, group reads
 // and close, answered without a system call, with the checks the real kernel makes that the
 // library can trip (bad group leader, descriptor, CPU or pid; an event type this PMU-less

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A site group table under $PMAPI_GROUPS_DIR for a whole test binary, written before anything
 // reads the groups (the group catalog is built once per process). Install it with
 //   ::testing::Environment *const g_site = ::testing::AddGlobalTestEnvironment(

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A scratch directory named by the table settings (PMAPI_EVENTS_DIR, PMAPI_GROUPS_DIR or both)
 // for one test: the site tables a test writes there load as a site's would, and the directory
 // and its files go away after the test.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one timebase-to-nanoseconds conversion of the tests. A
 // timebasestruct_t holds either raw ticks split into two 32-bit halves
 // (RTC_POWER_PC, what pm_get_Tdata* and read_real_time return; ticks are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The synthetic machines of tests/topology/machines/: hwloc XML files (as `lstopo --of xml`
 // writes them) that Topology::LoadFromXml or HWLOC_XMLFILE load in place of this machine.
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the installed hpmcount, hpmstat, pmlist and pmcycles the way AIX scripts do: command
 # lines from IBM's command reference (its examples) and from job scripts, each checked for its
 # exit status and for the lines a parser reads, exact where a tracepoint counts

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/bench refuses a repetition count that gives no medians (issue 26, item 21) with a
 # usage message and exit 2, before it builds or runs anything: PMAPI_BENCH_BUILD names a tree
 # that does not exist, so a check made too late fails otherwise (or would build for minutes).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The checks the installed-tools Python scripts share, as checks.sh does for the shell ones.
 
 check() prints ok/FAIL and counts the failures, skip() exits 77 (the section cannot run here,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The checks the installed-tools scripts share (sourced, after `set -euo pipefail`):
 #   . "$(dirname "$0")/checks.sh" NAME
 # gives $work (a scratch directory named after NAME, removed at exit), fail and check (which

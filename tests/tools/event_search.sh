@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Finding events as people search for them: pmlist's words and wildcards, its "did you mean"
 # and exit status, the countable events first, descriptions wrapped on a terminal only; and
 # pmcount -e with wildcards, exact where the pattern names one tracepoint, bounded where it

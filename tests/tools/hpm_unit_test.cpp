@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hpmcount's and hpmstat's command lines and the AIX report layout a script parses.
 #include <gtest/gtest.h>
 #include <math.h>

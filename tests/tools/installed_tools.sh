@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the installed pmcount and pmlist the way users do and checks what they print and how
 # they exit. One section per ctest test (tests/tools/CMakeLists.txt); they share one installed prefix.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An LD_PRELOAD shim that makes pmcount -I meet, every time, the race seen once in 150 runs
  * (issue 26): the command exits just after the wait loop last found it running, so the next

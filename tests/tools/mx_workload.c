@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmcount -T's workload: getppid calls placed where no set switch can be.
  *
  *   mx_workload SLICE_MS N BUSY_MS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kit's option table (src/tools/common/option_table.h): parsing through getopt_long, the
 // errors every tool turns into exit status 2, and --help generated from the same rows.
 #include "option_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tools' output files (src/tools/common/output_file.h): one policy for pmcount, cpuperf and
 // pmsample, which may run as root in a directory others can write. The links "another user"
 // plants are made by root and given to uid 65534, so those cases need root.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The pictures the tools draw, rendered by a browser (headless Debian chromium) and checked
 by what it drew: the document after the picture's own script has run (--dump-dom).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The picture writers of the tools' kit without a browser: folded stacks merged and kept whole
 // whatever a name holds, and names that could end an element or a script escaped in the flame
 // graph and the timeline, labels that fit their boxes, and a picture that an XML parser reads

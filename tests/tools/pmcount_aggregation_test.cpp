@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // From samples to rows: CPUs summed into cores and sockets, <not supported> and <not counted>,
 // interval deltas, cross-CPU statistics, and the mean and spread of repeated runs.
 #include "count_rows.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // -I's last, partial interval: printed unless an earlier tick already read the final counts
 // (the race of issue 26; tools.final_interval makes it happen in the real binary).
 #include "final_interval.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pmcount -T (multiplexed event sets) run as users run it: exact tracepoint counts split over
 # the sets, the estimates and time fractions in every output format, system-wide, and the
 # command lines it refuses.

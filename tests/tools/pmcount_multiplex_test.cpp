@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmcount -T's pure parts: the command line's sets and slice, raw samples of several sets into
 // rows of estimates (raw x total / the set's time), and what every printer says about them.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmcount's command line: what it accepts, and that every bad input is refused with a reason.
 #include "options.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pmcount -x and -j against perf stat -x, and perf stat -j on the same commands, field by field.
 
 usage: pmcount_perf_compat.py SECTION PREFIX WORKLOAD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The metric perf stat prints beside a hardware event (perf_metric.h), in -x's and -j's
 // metric-value and metric-unit fields: GHz on cycles, insn per cycle on instructions, the miss
 // percentages on branch and cache misses, each figure with its unit. The counts are what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The outputs of one report: perf stat's CSV fields and JSON, the human table, pmcount's JSON.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A Sample as pmcount's reads hand it over (src/tools/common/pmapi_counting.h), for the unit tests
 // of its pure parts: the first counters' values, the times, the read's status.
 #pragma once

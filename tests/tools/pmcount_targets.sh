@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pmcount's accounting of what it counts: the descriptors it advises for a wildcard under a low
 # `ulimit -n` (and that the advised limit then runs), the CPU times of attached targets (theirs,
 # never the timing command's), and -M (a metric or a group, as perf stat -M).

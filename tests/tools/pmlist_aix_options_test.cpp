@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmlist's AIX options, and the forms they displaced, which stay available.
 #include <gtest/gtest.h>
 #include <pmapi.h>

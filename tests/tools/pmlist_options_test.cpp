@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmlist's command line.
 #include "options.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmlist's descriptions on a terminal: wrapped to its width, and never anywhere else.
 #include "text_wrap.h"
 

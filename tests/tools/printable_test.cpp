@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kit's Printable (src/tools/common/printable.h): a program's names shown on a terminal or
 // in a picture carry no control character and no byte that is not UTF-8.
 #include "printable.h"

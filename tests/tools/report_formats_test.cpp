@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kit's formats (src/report): the one JSON writer read back by the one JSON reader, and
 // the CSV writer read back by the CSV reader pmcount --merge uses.
 #include <gtest/gtest.h>

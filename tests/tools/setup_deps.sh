@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/main installs what the demonstration builds and runs and nothing more; the test
 # tools (the browser that renders the pictures, the peers, the ABI checker, ...) come with
 # scripts/test's full setup. Reads the lists only (--print): nothing is installed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The tools count through public headers: no source under src/tools includes the library's
 # boundary (src/api) or core (src/core), or a header of another tool's folder. A tool includes
 # its own folder's headers, the tools' kit (src/tools/common), the formats (src/report) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The helpers both tools share: number formatting, JSON escaping.
 #include <gtest/gtest.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A workload with exactly known tracepoint counts, for pmcount's tests and benchmark.
  *
  *   workload getppid N             N getppid() calls

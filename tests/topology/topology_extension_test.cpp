@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_get_data_cpu's dense index on a synthetic machine (HWLOC_XMLFILE, set before the library
 // first looks): it follows hwloc's logical order while every group still opens on its Linux CPU,
 // and pmapi_topology.h answers each index's Linux number, core, package and NUMA node exactly as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pm_get_data_cpu on a two-socket SMT machine whose Linux numbering interleaves the sockets
 // (tests/topology_machines/two_socket_smt.xml, through HWLOC_XMLFILE): neighbouring cpuids are
 // SMT siblings, so cpuid 1 is Linux CPU 8 and cpuid 8 is Linux CPU 1, while every group still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The processor topology: hwloc's snapshot against what the kernel says, the
 // dense/Linux numbering, the sysfs fallback and the CPU list parser.
 #include "topology/topology.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hwloc's numbering as the library takes it: synthetic machines loaded from XML (a two-socket
 // SMT machine whose Linux numbering interleaves the sockets; one with offline CPUs and gaps in
 // every numbering), the CpuMap that numbers a program's CPUs, and this machine against lstopo.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Why PAPI cannot count on this machine, in PAPI's own words: its components
 // report whether they initialised and, if not, the reason (for instance a
 // processor newer than the libpfm4 inside PAPI disables perf_event). Empty

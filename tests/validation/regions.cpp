@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "regions.h"
 
 #include <sys/mman.h>

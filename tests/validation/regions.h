@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The measured regions of the validation workloads: each does exactly what
 // its name says, so that the expected count is known in advance.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Running a command and keeping what it printed, optionally with a ping-pong
 // partner on descriptors 3 and 4 (served by a thread of this process, so
 // that a whole-process counter such as perf stat never counts the partner).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validation (docs/validation.md): each workload of known size is counted by
 // libpmapi and PAPI around the region inside pmapi_workload, and by perf
 // stat from outside (the run with N minus a run with 0, which removes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmapi_workload KIND N [pmapi|papi]: runs one validation workload of size
 // N. With a counter named, it counts the workload's event around the region
 // only (so process start-up is left out) and prints "count=<value>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workloads.h"
 
 #include <string.h>

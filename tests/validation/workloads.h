@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The validation workloads: what each one runs and which event counts it,
 // under the names libpmapi's catalog, perf stat and PAPI use.
 #pragma once

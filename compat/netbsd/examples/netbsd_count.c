@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Counting with NetBSD's <sys/pmc.h> on Linux: configure a counter, start it,
  * read this process's count, then let a child work and read what it added to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <pmc_events.h> - libpmapi extension to NetBSD's <sys/pmc.h>: finding the
  * event ids that struct pmc_counter_cfg takes.  NetBSD had no such call (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // libpmc's C boundary: a body that returns 0 or an errno becomes NetBSD's
 // result, 0, or -1 with errno set; running out of memory becomes ENOMEM, and
 // no exception reaches the C caller.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "counter_event.h"
 
 #include <errno.h>

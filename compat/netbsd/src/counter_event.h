@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What one NetBSD counter is asked to count: a struct pmc_counter_cfg turned
 // into a perf_event_attr through libpmapi's catalog, with the PMC_TYPE_LINUX_*
 // code that PMC_INFO_CPUCTR_TYPE reports for it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "counter_table.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The calling process's NetBSD counters: what each of the
 // PMC_LINUX_NCOUNTERS slots is configured for, whether it runs, and the
 // rules pmc_control enforces between the states. One table per process,

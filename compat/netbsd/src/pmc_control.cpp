@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmc_control(2): argument checks in NetBSD's order, then the counter table.
 // First: the entry points must be declared with default visibility before
 // any other header declares them hidden.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // <pmc_events.h>: catalog look-ups for the ids struct pmc_counter_cfg takes.
 // First: the entry points must be declared with default visibility before
 // any other header declares them hidden.

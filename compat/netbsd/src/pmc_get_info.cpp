@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmc_get_info(2): the four requests, answers copied out as NetBSD does.
 // First: the entry points must be declared with default visibility before
 // any other header declares them hidden.

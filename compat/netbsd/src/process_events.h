@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The core contexts behind one NetBSD counter of the calling process.
 //
 // NetBSD keeps a counter per process, and adds a child's counts to its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // NetBSD's kernel copies arguments in and results out with copyin/copyout and
 // answers EFAULT for a bad pointer instead of crashing. A library cannot trap
 // its own faults cheaply, but process_vm_readv/writev on its own pid make the

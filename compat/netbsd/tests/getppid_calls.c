@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Makes exactly argv[1] getppid system calls (through syscall(2), which libc
  * cannot cache), so a test of the pmc tool knows what it must print. */
 #define _GNU_SOURCE

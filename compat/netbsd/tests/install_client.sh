@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install.netbsd_client: install the build into a scratch prefix, then build
 # the NetBSD example with nothing but `pkg-config pmc` and run it, and run the
 # installed pmc tool: proves the header, pmc.pc, libpmc.so and bin/pmc agree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmc_control(2): every operation, every error NetBSD's man page lists, and
 // exact counts through the getppid tracepoint.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmc_control's errno for each way the kernel refuses, now that the counters
 // are core contexts: the core's Status keeps the kernel's errno, and the layer
 // reports it unchanged (EPERM is not EACCES, ENFILE not EMFILE), but for the

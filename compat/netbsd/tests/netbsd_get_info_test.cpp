@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmc_get_info(2): every request, the counter type codes, the privilege-level
 // flags, and the errors.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counters are per process: threads count into it, a forked child gets the
 // configuration with values starting at zero, and a child's counts reach its
 // parent's PMC_INFO_ACCUMULATED_COUNTER_VALUE when it exits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pmc tool: runs a command that makes an exact number of getppid calls
 // and must print that number for user and for kernel mode.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Shared by compat/netbsd/tests/netbsd_*_test.cpp: event ids by name, counter set-up and
 // reads that report errno, without pm_initialize (the NetBSD layer needs none).
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pmc - count an event while a command runs, in the manner of NetBSD's pmc(1),
  * over <sys/pmc.h> on Linux.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The stable ABI of the shared libraries (docs/packaging.md, "ABI"):
 #
 #   abi_check.sh exports LIBRARY NODE[,NODE...] [CXX_PREFIX...]

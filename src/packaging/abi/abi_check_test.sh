@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # abi_check.sh on a small library of its own, built three ways, for the outcomes that matter:
 # a call added passes (and is shown), a call removed fails, and a new soname without its own
 # baseline fails; a call left out of the version node, internal C++ exported (unless it is in

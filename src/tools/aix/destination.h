@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Where hpmcount's and hpmstat's reports go: standard output, or the -o file, opened before
 // anything runs by the tools' one output-file policy (src/tools/common/output_file.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "event_choice.h"
 
 #include <errno.h>

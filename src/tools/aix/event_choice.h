@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Which events hpmcount and hpmstat count, as AIX chooses them: -g groups, -s sets, -m metric
 // groups (or -e events) on the command line; else a libHPM_events file in the working
 // directory; else HPM_EVENT_SET, HPM_EVENT_GROUP and HPM_PMD_GROUP; else the machine's default

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hpm_main.h"
 
 #include <pmapi.h>

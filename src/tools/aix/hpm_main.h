@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The main of hpmcount and hpmstat, which differ only in their options and in what they count.
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The command lines of hpmcount and hpmstat as AIX documents them, parsed without touching the
 // machine: a pure function of the arguments, so that it can be unit-tested. AIX's flags are
 // single letters parsed the getopt way (-dk is -d -k; -gNAME is -g NAME), and the options end

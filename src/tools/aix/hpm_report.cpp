@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hpm_report.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What hpmcount and hpmstat print, in AIX's layout, from plain values: the wall clock header,
 // the resource-usage block (getrusage), the counting mode, one line per event and the derived
 // metrics block. Pure, so that the layout a script parses is unit-tested line by line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The two ways hpmcount and hpmstat count, once the events are prepared: a command, or the
 // whole machine by intervals. Both go through pmcount's nouns (the command started stopped,
 // the counting group or the system-wide context), so through the public pmapi calls.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hpmstat: counts the whole machine by intervals as AIX's hpmstat does (docs/man/hpmstat.1).
 #include "hpm_main.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hpm_run.h"
 
 #include <signal.h>

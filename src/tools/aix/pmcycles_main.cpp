@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmcycles: the processor's clock as AIX's pmcycles prints it (docs/man/pmcycles.1): the
 // nominal clock from pm_cycles, each CPU's from the library's topology and cpufreq, and the
 // current one from the kernel's per-CPU report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The events and mode hpmcount and hpmstat count, selected as pmcount selects them (through
 // the library's pm_select_events), and the notes for what Linux lacks among the options given.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "set_results.h"
 
 #include <math.h>

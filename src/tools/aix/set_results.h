@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // From the programs counted to the report's lines: the pmapi programs of the prepared sets (one
 // plain plan, or the multiplexed one), and each set's events and derived metrics from a
 // reading, summed over its targets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "task_aggregate.h"
 
 #include <dirent.h>

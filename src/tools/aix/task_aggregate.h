@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // hpmcount -a: one report over a parallel job's tasks, as AIX's hpmcount writes
 // HPM_LOG_DIR/hpm_log.<partition> under POE. hpmcount has no MPI of its own: each task leaves
 // its counts in the directory the tasks share, and the task that completes the set sums them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "attach_targets.h"
 
 #include <dirent.h>

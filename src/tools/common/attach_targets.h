@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // -p and -t: the running processes and threads to count, found in /proc before anything is
 // programmed, with the labels --per-thread prints ("comm-tid", as perf stat does).
 #pragma once

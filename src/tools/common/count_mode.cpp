@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "count_mode.h"
 
 #include <stdlib.h>

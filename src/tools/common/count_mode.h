@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Which privilege levels to count: -u/-k, the events' own :u/:k, or the default, which is
 // both where the kernel allows it and user mode only where it does not.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What to count, where, and how to show it: the request pmcount's command line fills and
 // hpmcount and hpmstat build from AIX's options, which the counting nouns of the kit (event
 // selection, mode, plans, targets) take.

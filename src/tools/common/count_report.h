@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What pmcount prints, independent of how: the counted events and metrics, and snapshots of
 // their values (the final one, or one per -I interval), split into rows (the total, or one per
 // CPU, core or socket). The printers (printer.h) turn these into text.

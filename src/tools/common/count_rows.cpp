@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "count_rows.h"
 
 #include <math.h>

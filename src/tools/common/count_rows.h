@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // From raw samples to report rows: summing CPUs into cores and sockets, interval deltas,
 // cross-CPU statistics and the mean of repeated runs. Pure arithmetic, no pmapi calls.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "event_list.h"
 
 #include <string.h>

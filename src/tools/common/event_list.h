@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // An -e list split into its events as the library splits it (pm_parse_event_list), for the
 // tools that hold more events than one program: pmcount expands patterns and splits long lists
 // into sets.

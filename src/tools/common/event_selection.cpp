@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "event_selection.h"
 
 #include <pmapi_select.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Which events to count: the -e lists or the -g group, or the default set for this machine,
 // as the library's pm_select_events chooses them (include/pmapi_select.h); and the derived
 // metrics that come with them from the group definitions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout is computed here, once, so that the picture is complete without its script:
 // x = margin + first sample * scale, width = samples * scale, depth 0 (all) at the bottom.
 #include "flame_graph.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A flame graph of folded stacks, as one standalone SVG picture (or an HTML page holding it):
 // each frame a box as wide as its share of the samples, callers below their callees, siblings
 // in name order. Nothing is fetched: the picture carries its own small script, which zooms into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The script a flame graph carries (flame_graph.cpp puts it in a CDATA section of the SVG, so
 // that it reads the same inline in HTML). It finds everything through the SVG's attributes:
 // data-total, data-width, data-margin, data-char (a label character's width), data-unit; each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "folded_stacks.h"
 
 namespace tools {

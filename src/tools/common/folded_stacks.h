@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Stacks in the "folded" form that flame graph tools read: one line per distinct stack, its
 // frames from the outermost (root) to the innermost joined by ';', a space and its count:
 //   sampler_workload;main;hot_loop_a 2991

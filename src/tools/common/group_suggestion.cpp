@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "group_suggestion.h"
 
 #include <pmapi_catalog.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // "Did you mean" for a group name nothing answers to (pmlist -g, hpmcount -g, HPM_EVENT_SET),
 // through the library's public suggestion call.
 #pragma once

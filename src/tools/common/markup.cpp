@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "markup.h"
 
 #include "printable.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Text placed inside the pages and pictures the tools write (SVG, HTML): escaped so that a
 // function or event name can never end an element, an attribute or a script. Pure.
 #pragma once

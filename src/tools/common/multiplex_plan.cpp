@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "multiplex_plan.h"
 
 #include <string.h>

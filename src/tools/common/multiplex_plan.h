@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // -T: the _mx program for several event sets (each a Selection of its own), and one flat view
 // of them (every set's events side by side, set 0's first) for the report and the metrics.
 #pragma once

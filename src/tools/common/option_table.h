@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Every tool's command line as one table: each option is one row (long name, short letter,
 // argument name, help text, handler), parsed by getopt_long and listed by --help from the same
 // rows, so that an option cannot be parsed without being documented or the other way round.

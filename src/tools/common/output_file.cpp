@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where an output's bytes go (output_file.h has the policy): the path is resolved link by link,
 // each link's owner checked, to the file that will be written; then that file is replaced by
 // rename, opened with O_NOFOLLOW, or, for a device or FIFO, written in place.

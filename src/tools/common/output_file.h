@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The files the tools write (pmcount -o, cpuperf's outputs, pmsample's), safe to write as root
 // in a directory others can write, such as /tmp. One policy (docs/tools.md, "Output files"):
 //

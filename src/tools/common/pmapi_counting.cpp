@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pmapi_counting.h"
 
 #include <pmapi_settings.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The counting itself, through public pmapi calls only: a third-party counting group on a
 // command (pm_set_program_group and friends: the command and everything it starts), or the
 // system-wide context (pm_set_program, read per CPU with pm_get_Tdata_lcpu).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Names that come from the program being counted or sampled (its function names, its thread
 // names, its command line) are the program's to choose: shown raw, an escape sequence in one
 // would drive the terminal (clear it, set its title, write its clipboard), and a byte that is no

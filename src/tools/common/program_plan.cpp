@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "program_plan.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The pmapi program for a selection, and programming it so that one event the kernel refuses
 // does not take the others down with it: pmapi programs are all-or-nothing (one pinned perf
 // group), while pmcount, like perf stat, shows what it could count beside <not supported>.

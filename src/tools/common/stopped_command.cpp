@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "stopped_command.h"
 
 #include <errno.h>

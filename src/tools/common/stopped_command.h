@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Starting the command stopped, letting the caller program the counters on it, and waiting
 // for it while passing on the signals meant for it.
 //

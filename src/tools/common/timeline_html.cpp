@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_html.h"
 
 #include "json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A timeline of counts per interval (pmcount -I) as one self-contained HTML page: a chart per
 // series, a point per interval, the value on hover. Nothing is fetched: the data sit in the
 // page as JSON and its own small script draws them (SVG). Pure.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The script of a timeline page (timeline_html.cpp): reads the JSON in #timeline-data
 // ({title, subtitle, times_ms, series: [{name, unit, values}]}) and draws one SVG chart per
 // series into #charts: axes, a line through the points, a circle per point whose <title> gives

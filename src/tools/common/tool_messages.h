@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The words every tool says a usage error and its version with, written once so that the nine
 // tools answer alike (NetBSD's pmc, a C tool, prints the same two forms itself).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmcost: min/median/p99 of each libpmapi call on this machine, in the
 // spirit of papi_cost, so that users can check their own system.
 #include <pmapi.h>

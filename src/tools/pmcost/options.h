@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmcost's command line.
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Timing one call at a time, and timing pm_initialize in fresh processes.
 #pragma once
 

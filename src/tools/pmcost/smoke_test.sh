@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pmcost smoke test: a bad -n is a usage error; a short run prints every row,
 # and each timed row has min <= median <= p99 with a median between 1 ns and
 # 1 s. The system-wide row may say "skipped: needs root or CAP_PERFMON" when

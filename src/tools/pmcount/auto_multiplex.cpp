@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "auto_multiplex.h"
 
 #include <pmapi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // More events than one pmapi program holds: split them into sets of at most MAX_COUNTERS
 // that take turns, as perf stat lets the kernel multiplex them, instead of refusing the list.
 #pragma once

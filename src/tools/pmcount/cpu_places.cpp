@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cpu_places.h"
 
 #include <pmapi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Where each CPU pmcount reports sits (its core and socket), for --per-core and --per-socket:
 // asked of libpmapi's topology extension (pmapi_topology.h), which asks hwloc.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmcount -e with shell wildcards ('syscalls:sys_enter_*', 'PM_*MISS*'): each pattern becomes
 // the countable events whose names it matches (pm_catalog_match, the rule pmlist searches
 // by), before the events are split into sets. The library's pm_select_events takes names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "final_interval.h"
 
 namespace pmcount {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // -I: whether the last, partial interval (from the last tick to the command's end) is printed.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmcount: counts events for a command and everything it starts, or for the whole machine,
 // through the AIX pmapi calls (see docs/pmcount.1 and docs/tools.md).
 //

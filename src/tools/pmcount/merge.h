@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmcount --merge FILE...: the cross-rank summary of per-rank CSV files written by
 // `mpirun pmcount -o counts.%r.csv`, the same summary libpmapi-mpi prints (docs/mpi.md).
 #pragma once

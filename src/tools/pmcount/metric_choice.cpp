@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "metric_choice.h"
 
 #include <pmapi_catalog.h>

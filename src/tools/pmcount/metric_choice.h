@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // -M NAME[,NAME], as perf stat -M: each name a derived metric (CPUs_utilized) or a group
 // (pm_sw_basic), turned into the group to count and the metrics of it to show.
 #pragma once

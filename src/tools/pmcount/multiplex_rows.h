@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // -T: rows of a multiplexed count. Every event set counted alone for its slices; its cells get
 // the set's raw count, the time the set counted, and the estimate for the whole run:
 // raw x (the sets' times summed) / (this set's time), as AIX's accu_data * total / accu_time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmcount's command line, parsed without touching the machine: a pure function of the
 // arguments, so that it can be unit-tested and fuzzed. Whatever needs the machine (do the
 // events exist, are the CPUs online) is checked later, still before anything is printed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "perf_metric.h"
 
 #include "text_format.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The metric perf stat prints beside an event (its "shadow" metric): CPUs utilized on a clock,
 // a rate per second of task time on a software event or tracepoint, GHz on cycles, insn per
 // cycle on instructions, the miss ratio on branch and cache misses. -x and -j carry it in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Turns a Report and its snapshots into text: the human table, perf stat's CSV field order,
 // perf's JSON lines or pmcount's own. Each call returns whole lines, so nothing is ever
 // half-printed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers every printer shares.
 #include "printer.h"
 

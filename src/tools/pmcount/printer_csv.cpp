@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // perf stat -x's "not-quite-CSV", field for field as perf stat 6.1 writes it, so that a
 // script that parses `perf stat -x,` parses ours (fields are never quoted: pick a separator
 // that no event name contains):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The table people read: aligned columns, thousands separators, the reason beside each
 // <not supported>, the running share "(75.00%)" beside a multiplexed count (as perf stat shows
 // it), metrics under the counts.

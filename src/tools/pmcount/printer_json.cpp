@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSON lines: every interval is one object on one line, and so are the final counts, so that
 // a reader can take each line as it comes (jq, python's json.loads per line). Values that do
 // not exist are null, never a string in a number's place.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // -j: perf stat -j's JSON, key for key as perf stat 6.1 writes it: one object per event (and
 // per CPU, core or socket) per line, the count as a string ("0.609989" for task-clock in
 // msec, "<not supported>"), then its running time and share and the metric perf prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One pmcount invocation once the command line, the catalog and the machine checks have all
 // passed: program the counters (per run), run the command or wait, read, print.
 #pragma once

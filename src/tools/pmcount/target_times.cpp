@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "target_times.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The CPU time of the processes and threads pmcount attached to (-p, -t), from /proc: what
 // their user and system time lines report. A command given with them only says how long to
 // count, so its own times are not theirs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_printer.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // --timeline: a Printer that passes everything to the printer it wraps and keeps each -I
 // interval's counts; after the final counts it writes them as a self-contained HTML chart
 // (tools/common/timeline_html.h) into a file opened before counting began.

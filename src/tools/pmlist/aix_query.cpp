@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "aix_query.h"
 
 #include <stdio.h>

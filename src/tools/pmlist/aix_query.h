@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmlist's AIX queries (-s, -g, -c, -e, -l, -D, -m, -S, -V) in AIX's text layout, or as CSV
 // (-o c) or XML (-o x) with the same fields, from pm_initialize's lists and, for the metric
 // formulas the public structures lack, the library's group catalog.

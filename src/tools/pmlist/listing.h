@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What pmlist shows, gathered from pm_initialize's lists (ids, names, status, descriptions,
 // the counters each event may go on, groups and their members) and, for what the public
 // structures do not carry (an event's source and encoding, a group's metrics), from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmlist: what this machine can count through the AIX pmapi calls (docs/pmlist.1).
 #include <pmapi.h>
 #include <pmapi_settings.h>

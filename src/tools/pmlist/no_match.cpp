@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "no_match.h"
 
 #include <ctype.h>

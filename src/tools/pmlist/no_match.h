@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What pmlist says when its search finds nothing, instead of an empty table: the word nothing
 // contains, with the names and words closest to it ("did you mean"); that each word matches
 // alone but not all together; or that --status or --source left the matches out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmlist's command line: a pure function of the arguments.
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmlist's two outputs: an aligned table, or one JSON document.
 #pragma once
 

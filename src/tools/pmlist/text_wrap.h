@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Descriptions wrapped to the terminal: pmlist's rows stay one line each for scripts (a pipe, a
 // file, --no-wrap) and fit the screen for people. Pure, so it can be unit-tested.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every component client does: take the address of one of the component's calls, which
    makes the loader resolve it against the installed library when the client starts (a data
    reference is bound at load time, not lazily), and say so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* find_package(pmapi COMPONENTS hpm): libhpm.h from pmapi::hpm's include directory. */
 #include <libhpm.h>
 

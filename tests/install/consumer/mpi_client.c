@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* find_package(pmapi COMPONENTS mpi): pmapi_mpi.h, and MPI through pmapi::mpi. */
 #include <pmapi_mpi.h>
 

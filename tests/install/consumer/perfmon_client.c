@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* find_package(pmapi COMPONENTS perfmon): lib/perfmon/cpuperf.h from pmapi::perfmon. */
 #include <lib/perfmon/cpuperf.h>
 

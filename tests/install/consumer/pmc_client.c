@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* find_package(pmapi COMPONENTS pmc): <sys/pmc.h> from pmapi::pmc's include directory. */
 #include <sys/pmc.h>
 

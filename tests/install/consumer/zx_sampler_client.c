@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* find_package(pmapi COMPONENTS zx_sampler): zircon/syscalls-next.h from pmapi::zx_sampler. */
 #include <zircon/syscalls-next.h>
 

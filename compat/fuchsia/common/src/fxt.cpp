@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FXT encoding per Fuchsia's trace-format reference; field positions are named where used.
 #include "fuchsia_common/fxt.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // gzip framing (not raw zlib) because pprof expects a .pb.gz file.
 #include <zlib.h>
 

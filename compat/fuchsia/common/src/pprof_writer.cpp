@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // profile.proto from the tables PprofWriter keeps: strings, mappings, functions and
 // locations are interned once; samples refer to locations by id.
 #include "fuchsia_common/pprof_writer.h"

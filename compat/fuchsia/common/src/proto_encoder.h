@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The few protobuf wire-format pieces profile.proto needs: varints, length-delimited fields
 // and packed repeated integers, appended to a std::string.
 #pragma once

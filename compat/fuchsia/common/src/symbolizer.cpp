@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Symbolizer over libdwfl: each ELF file is one Dwfl of its own, at its file addresses, made
 // once per SymbolFiles; an address space is a list of mappings, each naming its file's table
 // and the load bias its address and file offset imply. PCs outside every ELF module keep their

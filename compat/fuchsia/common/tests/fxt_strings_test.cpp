@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every string the FXT writer puts in a trace, decoded back as a reader (Perfetto, Fuchsia's
 // trace2json) decodes it: a 16-bit reference is either an index into the string table (defined
 // by an earlier string record) or, with bit 15 set, an inline string of (ref & 0x7fff) bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FXT records: the sampler's sample record field by field, the region walker's checks, and a
 // trace whose record-size chain walks exactly to its end.
 #include "fuchsia_common/fxt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Profiles written by PprofWriter, read back by zlib and by `go tool pprof` (skipped, with a
 // message, where Go is not installed).
 #include "fuchsia_common/pprof_writer.h"

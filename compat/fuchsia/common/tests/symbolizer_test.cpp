@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The symbolizer on this (PIE) test program, a shared library (libc), and a stripped file.
 #include "fuchsia_common/symbolizer.h"
 

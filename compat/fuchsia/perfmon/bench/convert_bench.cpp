@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The conversion of kernel samples into perfmon records, on one core: the work the drain thread
 // does for every sample while a trace runs. Samples as the kernel writes them for a PC-collecting
 // event, and for a timebase that reads two followers.

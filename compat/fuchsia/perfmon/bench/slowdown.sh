@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A workload's slowdown under cpuperf against its slowdown under `perf record` with the same
 # event and period, measured in one run, interleaved, as the median of N runs of each
 # (docs/performance.md, "perfmon"). The workload makes CALLS getppid calls (default 3,000,000,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The same with the C++ Controller: count this program's page faults and task clock.
 #include <lib/perfmon/controller.h>
 #include <lib/perfmon/reader.h>

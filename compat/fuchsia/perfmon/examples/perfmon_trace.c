@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Traces this program's own getppid calls with the cpuperf C calls, then reads the buffers the
  * way a Fuchsia client does: map each CPU's buffer read-only and walk its records. Prints the
  * records it found and exits 0 when every call was recorded. Build with `pkg-config perfmon`. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "config_check.h"
 
 #include "event_ids.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // StageConfig's rules: Fuchsia's driver's checks, plus the ones it left as TODOs (duplicates,
 // a timebase with rate 0), judged against this machine's properties.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ front end: each method forwards to the engine.
 #include "lib/perfmon/controller.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C front end: the cpuperf driver's calls on a handle. One handle can be open at a time
 // (the device is shared with the C++ Controller); a handle number is never reused, so a stale
 // one gets ZX_ERR_BAD_HANDLE, not someone else's trace. A fork child holds none of its parent's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one engine under both front ends (the C++ Controller and the C cpuperf calls): the
 // driver's state machine (initialized -> staged -> active), the buffers, and the session.
 #pragma once

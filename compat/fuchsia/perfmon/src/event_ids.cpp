@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "event_ids.h"
 
 #include <pmapi_select.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Fuchsia event ids <-> names <-> perf_event_attr encodings. The ids and names are Fuchsia's
 // (fixed, arch) or ours (linux, tracepoint); the Linux event behind each is libpmapi's: the
 // selection call every front end uses (pm_select_events) finds it in the catalog, which encodes

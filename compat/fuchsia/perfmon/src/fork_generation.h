@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Which process a controller belongs to. A child made by fork holds copies of its parent's
 // descriptors (the same perf events) but not the perf sample rings (the kernel does not copy
 // those mappings), so a controller that crossed a fork must neither drain nor disable anything:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What this machine offers perfmon: counter counts and widths of the hardware PMU (none on a
 // machine without one, as in most VMs), and whether the kernel gives branch stacks.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // perfmon_reader_*: the buffer format's rules on the reading side (records.h).
 #include "lib/perfmon/reader.h"
 

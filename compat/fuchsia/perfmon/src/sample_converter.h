@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Kernel samples -> perfmon records: the hot path of tracing. One perf sample becomes one
 // group of records (TIME, then PC or TICK, then a VALUE per event read with a timebase, then
 // LAST_BRANCH) appended whole or not at all. No allocation, no lock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One trace, from Start to Stop: the perf events of a staged config on every CPU, as the core's
 // sampling session opens, redirects and drains them (one ring per CPU), turned into perfmon
 // records while the trace runs. Its destructor closes every descriptor and mapping it made.

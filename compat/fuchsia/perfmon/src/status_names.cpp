@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // perfmon_status_name: one table of the codes status.h lists.
 #include "lib/perfmon/status.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "trace_buffer.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One CPU's trace buffer: shared memory (a sealed memfd, Linux's VMO) holding perfmon's header
 // and records, written only by the engine, handed to callers as read-only descriptors.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What cpuperf writes and when: never through a link another user planted (it may run as
 // root), into the current directory by default, checked before the command runs, and still
 // written when a signal stops the run. The file writer alone is tested with the other tools'

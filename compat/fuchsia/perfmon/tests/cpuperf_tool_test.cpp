@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cpuperf tool as people run it: tallies, dumps and traces of a command with known calls,
 // and a message naming the field for every kind of bad spec.
 #include <gtest/gtest.h>

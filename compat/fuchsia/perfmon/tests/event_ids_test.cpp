@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // perfmon's ids resolve through libpmapi: each id's Linux event is the one the catalog encodes
 // for the name the selection call finds, and the linux group is the catalog's software events,
 // no table of perfmon's own.

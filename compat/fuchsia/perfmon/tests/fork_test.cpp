@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fork: a child holds none of its parent's traces. Every call it makes on the controller or
 // handle it inherited fails with ZX_ERR_BAD_HANDLE and touches nothing the two processes share
 // (no disabled event, no drained ring), so the parent's trace is exactly what it would have been.

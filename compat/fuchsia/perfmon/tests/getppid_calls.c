@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Makes exactly argv[1] getppid system calls, each through one instruction of one function, so
  * that a test knows every sample's PC: the address after that instruction, which it prints
  * (as 0x...) first when argv[2] is "--print-pc". libc cannot cache the calls. With

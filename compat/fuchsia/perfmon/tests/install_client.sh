@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install.perfmon_client: install the build into a scratch prefix, build the two examples
 # (C with the cpuperf calls, C++ with the Controller) with nothing but `pkg-config perfmon`,
 # run them, and run the installed cpuperf on a command and read its man page: proves the

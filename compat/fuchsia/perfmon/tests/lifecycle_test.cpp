@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nothing leaks and nothing half-opens: 1,000 full cycles, and every kernel refusal injected
 // through the kernel seam comes back as its status with every descriptor closed.
 #include <gtest/gtest.h>

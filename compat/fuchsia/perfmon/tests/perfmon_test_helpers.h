@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What the perfmon tests share: one interface over both front ends (the C++ Controller and the
 // C cpuperf calls, so that every rule is checked through each), config building, a workload
 // run under a trace, and the buffers read back record by record.

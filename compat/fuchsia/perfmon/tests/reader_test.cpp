@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The buffer format, byte by byte: a real trace's buffers are walked by hand at the offsets
 // the format fixes, and must agree with perfmon_reader; then the reader's refusals.
 #include <gtest/gtest.h>

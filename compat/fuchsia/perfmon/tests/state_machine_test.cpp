@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every rule of the controller's state machine and every status it returns, through the C++
 // Controller and through the C cpuperf calls alike.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuchsia's own mode: the whole machine, every CPU (root or CAP_PERFMON). Counted on a system
 // call nobody else's tests make, under the suite's machine-wide lock.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Traces with exact answers: a command limited trace (our extension) of a program that makes a
 // known number of getppid calls, so that every record can be counted and placed.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cpuperf: traces the whole machine for a duration, or a command and its children, with the
 // perfmon controller, saves each CPU's buffer and a session result spec, and prints the
 // per-event tallies (or the records, or writes a Perfetto trace). See cpuperf.1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pprof_output.h"
 
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // cpuperf's pprof profile: every PC record of the saved buffers as a sample, symbolized with
 // the shared symbolizer (compat/fuchsia/common) from the mappings the trace recorded, or from
 // /proc/<pid>/maps for processes still alive.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session_spec.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // cpuperf's session spec: Fuchsia's .cpspec JSON fields, read from a file or built from the
 // command line, checked field by field (an error names the field).
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What cpuperf makes of the saved buffers: the per-event tallies per CPU (the default), the
 // record dump (cpuperf_print's raw format), and a Chrome JSON trace that Perfetto opens, with
 // one counter track per event and CPU.

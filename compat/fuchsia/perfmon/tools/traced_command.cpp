@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "traced_command.h"
 
 #include <errno.h>

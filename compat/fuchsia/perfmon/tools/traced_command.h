@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The command cpuperf traces, and the wait for it that passes on the signals meant for it.
 //
 // cpuperf blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD from its start (BlockWaitedSignals, before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "tracefs_access.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Why a tracepoint may be missing although the kernel has it: the event ids list the
 // tracepoints tracefs shows, and tracefs is often readable by root only. Saying "this machine
 // has no event" then sends an unprivileged user looking for a typo.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The sampler's benchmark (docs/performance.md): a workload's slowdown under pmsample and under
 # perf record at the same rate, bytes per sample of each, and pmsample's profile writing on a
 # recording of a million samples. Run: build/compat/fuchsia/sampler/sampler_bench

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sampler's benchmark, printed as the table docs/performance.md keeps:
 //  1. a fixed-work workload's own CPU time (the sampling interrupts are charged to it; other
 //     programs on the machine are not) alone, under `pmsample -F 10000` and under

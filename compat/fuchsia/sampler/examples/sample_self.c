@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Samples its own thread for a moment of busy work with the thread sampler, then reads its
  * regions as Fuchsia's profiler does: every record a Large BLOB of PCs. Prints the count. */
 #define _GNU_SOURCE /* syscall(SYS_gettid), CLOCK_THREAD_CPUTIME_ID */

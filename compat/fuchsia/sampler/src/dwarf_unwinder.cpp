@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libdw unwinds through Dwfl_Thread_Callbacks: set_initial_registers gives it the sample's
 // registers and memory_read its stack copy, so a process is "attached" without ptrace and
 // without reading its memory. A Dwfl per process keeps the modules' CFI between samples, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // DWARF unwinding of sampled user stacks with libdw: each sampled process's executable
 // mappings (from the kernel's mmap, fork and exec records, or /proc/PID/maps for a process
 // that was running before it was attached) become a Dwfl of its modules, and a sample's

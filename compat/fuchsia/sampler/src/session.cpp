@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The session: regions are memfds mapped shared (the caller gets read-only descriptors of the
 // same memory); the core's session opens the events, redirects them into one ring per CPU and
 // drains the rings into Record on its own thread; stop drains what is left itself.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One sampling session as Fuchsia sees it: the per-CPU regions (shared memory the caller maps
 // read-only) and the FXT sample records written into them, over the core's sampling session
 // (one ring per CPU, the attached threads' events, the drainer, fork).

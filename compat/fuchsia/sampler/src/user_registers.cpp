@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel numbers the registers of PERF_SAMPLE_REGS_USER its own way (asm/perf_regs.h) and
 // writes those of the mask in bit order; the DWARF ABI of each architecture numbers them
 // another way. x86-64: the general registers and rip (flags and segments are not needed to

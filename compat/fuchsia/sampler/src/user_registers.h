@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The user registers a sample carries for DWARF unwinding (PERF_SAMPLE_REGS_USER): which ones
 // to ask the kernel for on this architecture, and how they become libdw's DWARF registers.
 #pragma once

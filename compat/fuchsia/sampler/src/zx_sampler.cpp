@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C entry points: one live session at most, found by its handle; every call validates in
 // Fuchsia's order, records why it failed for zx_sampler_last_error, and lets no exception out.
 // A child of fork holds none of its parent's sessions: the core lets go of everything the

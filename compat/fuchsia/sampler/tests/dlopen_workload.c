@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Libraries loaded and unloaded while sampled, for pmsample's tests.
  *   dlopen_workload swap LIBA LIBB SECONDS  loads LIBA, burns SECONDS in its run_hot, unloads
  *                                          it, loads LIBB (where LIBA was, as a rule) and burns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library with one hot function, built twice from this file under two names (HOT_NAME:
  * alpha_hot in one, beta_hot in the other), the same size, so that the second, loaded where the
  * first was unloaded, lands at its address. run_hot(SECONDS) burns SECONDS of the thread's CPU

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sampler.install_client: install the build into a scratch prefix, build the sampler example
 # with nothing but `pkg-config zx-sampler`, run it, and run the installed pmsample (and find its
 # man page): proves the headers, zx-sampler.pc, libzx_sampler.so and bin/pmsample agree.

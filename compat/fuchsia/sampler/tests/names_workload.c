@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Functions whose names a terminal must not take as its own: pmsample's summary prints names
  * as the program has them. Assembler names, since C has no such identifiers.
  *   names_workload SECONDS   SECONDS of CPU in each of: a function whose name holds escape

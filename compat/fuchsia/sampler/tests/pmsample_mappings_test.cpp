@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmsample on processes whose mappings change: a library loaded where another was unloaded
 // (each sample named by what was mapped at its PC at its time), a running process that maps a
 // library after it was attached (--call-graph dwarf keeps what it mapped before), a FIFO put at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmsample on a workload with known hot functions: its summary, its trace (magic first, every
 // record's size chaining to the end), its pprof profile as `go tool pprof` reads it (titled
 // after the program), its raw regions, new threads attached as they appear, -p on a running

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What the sampler's tests share: burning CPU in known functions, reading every sample back
 // from a session's regions, and naming the functions in a sample's stack.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program with known hot functions, for the sampler's and pmsample's tests. Built with
  * frame pointers and the hot functions never inlined, so each sample's stack shows them.
  *   sampler_workload hot SECONDS       the main thread burns SECONDS of CPU in hot_loop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The sampler's tests: the C interface and the samples in-process (googletest), pmsample on a
 # workload with known hot functions, and the installed tree used as a client would.
 find_package(GTest REQUIRED)

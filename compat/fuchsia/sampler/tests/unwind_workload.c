@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A known call chain in code built without frame pointers (-O2 -fomit-frame-pointer, with
  * .eh_frame): main -> outer -> middle -> leaf, where leaf spins. Only DWARF unwinding finds
  * leaf's callers; the frame-pointer chain cannot.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The workloads' "wait" mode: say "ready" on stdout, then wait for SIGUSR1, so that a test can
  * attach to a process that has not yet started its work (and knows when to send the signal). */
 #pragma once

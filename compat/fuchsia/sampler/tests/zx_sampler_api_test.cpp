@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The zx_sampler_* calls through the C interface: every status in Fuchsia's order, the
 // session's lifetime, and what a session leaves behind (no descriptor, no mapping).
 #include <dirent.h>

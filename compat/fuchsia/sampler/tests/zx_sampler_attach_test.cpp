@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the sampler's sources do below the C interface, with the core's fake kernel
 // (tests/support/fake_kernel.h): a thread is sampled once however it is reached (attached twice,
 // or attached after it inherited the event of the thread that created it: a sample says whose

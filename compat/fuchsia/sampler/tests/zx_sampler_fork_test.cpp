@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A child of fork holds none of its parent's sessions: every call on the inherited handle is
 // ZX_ERR_BAD_HANDLE, the child keeps none of the session's descriptors or mappings, may make a
 // session of its own, and nothing it does (stop, close, exit) changes the parent's sampling,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Samples themselves: how many (against the thread's own CPU time, so a loaded machine does
 // not matter), whose, with which stacks, in records that parse; a full region; a thread that
 // exits; a restart that appends. Built with frame pointers; the hot functions never inline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // zx_sampler_set_unwind through the kernel seam (tests/support/fake_kernel.h), with the
 // sampler's sources compiled into the test: what a DWARF session asks perf_event_open for
 // (the registers libdw starts from, the stack copy), and the kernel's refusals, each with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each output walks the grouped stacks once; symbolization is cached per PC and image.
 #include "outputs.h"
 

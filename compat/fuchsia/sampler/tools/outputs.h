@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pmsample's outputs from a Recording: the FXT trace, the pprof profile, the raw regions and
 // the text summary of the hottest functions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pmsample: where a program spends its time. Samples a command (and everything it starts) or a
 // running process with the thread sampler, then prints the hottest functions and writes what
 // was asked for: an FXT trace, a pprof profile, folded stacks, a flame graph, the raw per-CPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Address spaces from task events: an exec starts a new image for its process, a fork copies
 // its parent's, a mapping joins the image current at its time.
 #include "recording.h"

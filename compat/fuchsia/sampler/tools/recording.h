@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // What pmsample collected: the samples read back from the sampler's regions, grouped by
 // identical stacks, and the task events that say which address space (exec generation) each
 // process had when, so that every PC is symbolized against the files mapped at the time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <sys/pmc.h> - NetBSD's machine-independent performance-counter interface,
  * pmc_control(2) and pmc_get_info(2), for Linux.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The Fuchsia Trace Format (FXT) records our tools write and read: the magic and
 // initialization records, strings, process and thread names, instant events with string
 // arguments, and the Large BLOB "sample" record the thread sampler writes per stack.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A pprof profile (profile.proto, gzipped) built in memory from samples whose stacks are
 // symbolized PCs, for `go tool pprof` and every viewer that reads its format.
 //

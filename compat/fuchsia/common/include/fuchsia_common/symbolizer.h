@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // PC to function, source line and module for one address space, over elfutils' libdwfl.
 // PIE executables and shared libraries are placed by their mapping's address and file offset;
 // a PC in a stripped module, or between symbols, keeps only its module and offset (never the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The one errno -> zx_status_t map of the Fuchsia layers (perfmon and the sampler), for what the
 // kernel refused. Header-only: each layer ships Fuchsia's zx_status_t and ZX_ERR_* values in its
 // own public header, which is included first. A call whose Fuchsia contract says otherwise

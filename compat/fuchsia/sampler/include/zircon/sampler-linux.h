@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux-only additions to the thread sampler (<zircon/syscalls-next.h>): the task events a
  * profiler needs to symbolize samples of processes that may be gone when it reads them, and
  * DWARF unwinding of the sampled stacks (zx_sampler_set_unwind, LIBZX_SAMPLER_0.2). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuchsia's thread sampler (zx_sampler_*) on Linux, from libpmapi's compat layer.
  *
  * The calls keep Fuchsia's names, arguments, checks and status values. What is a kernel object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The perfmon controller in C++: Fuchsia's fuchsia.perfmon.cpu.Controller methods, with the
 // driver's rules and statuses, over Linux perf_event sampling. One controller may be open in a
 // process at a time, as the Fuchsia device allows one open. Every method is thread-safe.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cpuperf driver's C calls, as Intel's cpuperf driver offered them before FIDL, on a handle
  * of ours instead of a device descriptor. Each returns ZX_OK or a negative zx_status_t with
  * the same meaning as the C++ method of <lib/perfmon/controller.h> it forwards to. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfmon event ids: 16 bits, the group in the top 5, the event in the low 11, as in
  * Fuchsia. Groups 1-4 are Fuchsia's (arch, fixed, model, misc); 5-7 are ours and name
  * what every Linux machine has, hardware PMU or not: the kernel's software events and its

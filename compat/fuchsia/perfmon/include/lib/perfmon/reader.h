@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reads a perfmon buffer (records.h): checks the header and walks the records up to
  * capture_end, refusing what is not whole. */
 #ifndef LIBPMAPI_COMPAT_FUCHSIA_PERFMON_READER_H_

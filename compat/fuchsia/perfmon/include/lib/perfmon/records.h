@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace buffer format, one buffer per CPU: a 24-byte header, then records packed at
  * 4-byte alignment from offset 24 to capture_end. Field for field Fuchsia's, with one
  * difference of units: TIME records hold CLOCK_MONOTONIC nanoseconds (ticks_per_second is

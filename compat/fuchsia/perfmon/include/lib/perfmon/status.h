@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuchsia's status type and the codes the perfmon controller returns, with Fuchsia's
  * names and values, so that code written against <zircon/types.h> reads the same. */
 #ifndef LIBPMAPI_COMPAT_FUCHSIA_PERFMON_STATUS_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The values the perfmon controller exchanges, laid out as Fuchsia's FIDL
  * (fuchsia.perfmon.cpu) lays them out: Properties, Allocation, EventConfig, Config. */
 #ifndef LIBPMAPI_COMPAT_FUCHSIA_PERFMON_TYPES_H_
