@@ -18,6 +18,7 @@
 #include "api/c_boundary.h"
 #include "api/event_lookup.h"
 #include "api/event_search.h"
+#include "api/fixed_text.h"
 #include "api/suggest.h"
 #include "api/tracefs_hint.h"
 #include "catalog/catalog.h"
@@ -25,13 +26,6 @@
 
 namespace pmapi {
 namespace {
-
-template <size_t N>
-void Copy(char (&to)[N], const std::string &from) {
-  const size_t n = from.size() < N - 1 ? from.size() : N - 1;
-  memcpy(to, from.data(), n);
-  to[n] = '\0';
-}
 
 std::string Text(const char *text) { return text ? text : ""; }
 
@@ -116,10 +110,10 @@ extern "C" int pm_catalog_match(const char *query, pm_catalog_match_t *matches, 
         pm_catalog_match_t &match = matches[count];
         memset(&match, 0, sizeof match);
         match.event_id = event->id;
-        pmapi::Copy(match.name, event->short_name);
+        pmapi::CopyFixed(match.name, event->short_name);
         std::string reason;
         match.countable = pmapi::Countable(*event, &reason) ? 1 : 0;
-        pmapi::Copy(match.not_countable, reason);
+        pmapi::CopyFixed(match.not_countable, reason);
       }
       ++count;
     }
@@ -143,13 +137,13 @@ extern "C" int pm_catalog_suggest(const char *word, int flags,
     memset(&out, 0, sizeof out);
     if (!(flags & PM_CATALOG_GROUPS) &&
         ((flags & PM_CATALOG_HIDDEN_ANY) || pmapi::LooksLikeTracepoint(word))) {
-      pmapi::Copy(out.hidden, pmapi::TracefsUnreadable());
+      pmapi::CopyFixed(out.hidden, pmapi::TracefsUnreadable());
     }
     std::vector<std::string> names, texts;
     pmapi::Candidates(flags, &names, &texts);
     if (flags & PM_CATALOG_NAMES_ONLY) texts.clear();
     for (const std::string &name : pmapi::Closest(word, names, texts)) {
-      pmapi::Copy(out.suggestions[out.nsuggestions++], name);
+      pmapi::CopyFixed(out.suggestions[out.nsuggestions++], name);
     }
     *suggestions = out;
     return 0;

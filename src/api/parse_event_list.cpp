@@ -15,16 +15,10 @@
 
 #include "api/c_boundary.h"
 #include "api/event_spec.h"
+#include "api/fixed_text.h"
 
 namespace pmapi {
 namespace {
-
-template <size_t N>
-void Copy(char (&to)[N], const std::string &from) {
-  const size_t n = from.size() < N - 1 ? from.size() : N - 1;
-  memcpy(to, from.data(), n);
-  to[n] = '\0';
-}
 
 int Malformed(char *why, const std::string &sentence) {
   if (why) {
@@ -60,8 +54,8 @@ extern "C" int pm_parse_event_list(const char *list, pm_event_spec_t *specs, int
     for (size_t i = 0; i < parsed.size() && i < static_cast<size_t>(max_specs); ++i) {
       pm_event_spec_t &spec = specs[i];
       memset(&spec, 0, sizeof spec);
-      pmapi::Copy(spec.text, parsed[i].text);
-      pmapi::Copy(spec.name, parsed[i].name);
+      pmapi::CopyFixed(spec.text, parsed[i].text);
+      pmapi::CopyFixed(spec.name, parsed[i].name);
       spec.has_mode = parsed[i].has_mode ? 1 : 0;
       spec.user = parsed[i].user ? 1 : 0;
       spec.kernel = parsed[i].kernel ? 1 : 0;

@@ -13,6 +13,7 @@
 #include "api/c_boundary.h"
 #include "api/event_lookup.h"
 #include "api/event_spec.h"
+#include "api/fixed_text.h"
 #include "api/suggest.h"
 #include "catalog/group_catalog.h"
 
@@ -31,21 +32,14 @@ constexpr const char *kWideDefault =
 constexpr const char *kSoftwareGroup = "pm_sw_basic";
 constexpr const char *kSoftwareList = "task-clock,context-switches,cpu-migrations,page-faults";
 
-template <size_t N>
-void Copy(char (&to)[N], const std::string &from) {
-  const size_t n = from.size() < N - 1 ? from.size() : N - 1;
-  memcpy(to, from.data(), n);
-  to[n] = '\0';
-}
-
 // Records the refusal; the events chosen before it are dropped.
 int Refuse(pm_selection_t *out, int refusal, const std::string &name, const std::string &why) {
   memset(out->events, 0, sizeof out->events);
   out->nevents = 0;
   out->group_id = -1;
   out->refusal = refusal;
-  Copy(out->refused, name);
-  Copy(out->why, why);
+  CopyFixed(out->refused, name);
+  CopyFixed(out->why, why);
   const bool group = refusal == PM_SELECT_UNKNOWN_GROUP || refusal == PM_SELECT_GROUP_NOT_HERE;
   return Report(refusal == PM_SELECT_NO_GROUPS ? Pmapi_BadCatalog
                 : group                        ? Pmapi_InvalidGroup
@@ -57,7 +51,7 @@ void Add(const CatalogEvent &entry, const std::string &name, const EventSpec *sp
          pm_selection_t *out) {
   pm_selected_event_t &event = out->events[out->nevents++];
   event.event_id = entry.id;
-  Copy(event.name, name);
+  CopyFixed(event.name, name);
   if (spec) {
     event.has_mode = spec->has_mode;
     event.user = spec->user;
@@ -65,7 +59,7 @@ void Add(const CatalogEvent &entry, const std::string &name, const EventSpec *sp
   }
   std::string reason;
   event.countable = Countable(entry, &reason);
-  Copy(event.not_countable, reason);
+  CopyFixed(event.not_countable, reason);
 }
 
 // The group `key` names: a short name, or with `numbers` its id.
@@ -87,7 +81,7 @@ int UseGroup(const ResolvedGroup &group, pm_selection_t *out, const EventSpec *s
   }
   for (const CatalogEvent *member : group.members) Add(*member, member->short_name, spec, out);
   out->group_id = group.id;
-  Copy(out->group_name, group.record.short_name);
+  CopyFixed(out->group_name, group.record.short_name);
   return 0;
 }
 
@@ -117,7 +111,7 @@ int UnknownGroup(const std::string &key, pm_selection_t *out) {
   std::string message = "unknown group '" + key + "'";
   for (size_t i = 0; i < close.size(); ++i) {
     message += (i ? ", " : "; did you mean ") + close[i];
-    Copy(out->suggestions[out->nsuggestions++], close[i]);
+    CopyFixed(out->suggestions[out->nsuggestions++], close[i]);
   }
   if (!close.empty()) message += "?";
   return Refuse(out, PM_SELECT_UNKNOWN_GROUP, key, message + " (pmlist -g lists the groups)");
@@ -183,7 +177,7 @@ int UseList(const std::vector<EventSpec> &specs, int flags, pm_selection_t *out)
     if (!entry) {
       std::vector<std::string> close;
       const std::string why = UnknownEvent(spec.name, refusal, &close);
-      for (const std::string &name : close) Copy(out->suggestions[out->nsuggestions++], name);
+      for (const std::string &name : close) CopyFixed(out->suggestions[out->nsuggestions++], name);
       return Refuse(out, PM_SELECT_UNKNOWN_EVENT, spec.text, why);
     }
     for (int e = 0; e < out->nevents; ++e) {
@@ -213,7 +207,7 @@ int Select(const std::string &given, int flags, pm_selection_t *out) {
     std::string note;
     const char *chosen = DefaultSpec(flags, &note);
     out->is_default = 1;
-    Copy(out->note, note);
+    CopyFixed(out->note, note);
     return Select(chosen, 0, out);
   }
   std::vector<EventSpec> specs;
@@ -262,7 +256,7 @@ extern "C" int pm_select_events(const char *spec, int flags, pm_selection_t *sel
     return 0;
   });
   if (rc != 0 && selection->why[0] == '\0') {
-    pmapi::Copy(selection->why, pmapi::LastDetailFor(rc));
+    pmapi::CopyFixed(selection->why, pmapi::LastDetailFor(rc));
   }
   return rc;
 }
