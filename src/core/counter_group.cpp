@@ -152,6 +152,14 @@ Status OpenFailure(const ProgrammedEvent &event, const GroupTarget &target, bool
                         "or none: set PM_USER, PM_KERNEL and mode.b.hypervisor");
     }
   }
+  if (err == EBADF && !target.cgroup.empty()) {
+    // The kernel's answer for a directory outside the cgroup v2 hierarchy.
+    return Status(Pmapi_InvalidArg,
+                  what + ": '" + target.cgroup +
+                      "' is not a cgroup v2 directory: name one under the cgroup2 mount "
+                      "(/sys/fs/cgroup, or /sys/fs/cgroup/unified where v1 hierarchies are "
+                      "mounted too)");
+  }
   if (err == EINVAL && target.inherit && !leader) {
     return StatusFromErrno(err, what +
                                     ": the kernel also refuses a member so while the target "

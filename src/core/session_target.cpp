@@ -54,7 +54,7 @@ Status PlacesOf(const SessionTarget &target, std::vector<SessionPlace> *places) 
         const int rc = CurrentKernel().Stat(target.cgroup, &info);
         if (rc < 0 || !S_ISDIR(info.mode)) {
           return Status(Pmapi_InvalidArg,
-                        {"cgroup '", target.cgroup.c_str(), "' ",
+                        {"cgroup '", target.cgroup.c_str(), "' ", rc < 0 ? "cannot be read: " : "",
                          rc < 0 ? strerror(-rc) : "is not a directory",
                          ": name a cgroup v2 directory, such as /sys/fs/cgroup/NAME"});
         }

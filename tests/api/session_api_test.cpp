@@ -352,4 +352,17 @@ TEST_F(SessionApi, AMissingTargetFailsTheOpenAndLeavesNothingOpen) {
   pm_session_destroy(other);
 }
 
+// A directory that is not a cgroup (the kernel answers EBADF for it) is named as such, with the
+// way to a real one, never as "the kernel returned an unexpected error".
+TEST_F(SessionApi, ADirectoryThatIsNoCgroupIsNamedSo) {
+  ASSERT_EQ(pm_session_add_events(session_, "task-clock", nullptr), 0);
+  ASSERT_EQ(pm_session_add_cgroup(session_, "/proc/self", nullptr, 0), 0);
+  const int rc = pm_session_open(session_);
+  if (rc == Pmapi_Permission) GTEST_SKIP() << "system-wide counting is not allowed here";
+  ASSERT_EQ(rc, Pmapi_InvalidArg) << Why(rc);
+  EXPECT_NE(Why(rc).find("'/proc/self' is not a cgroup v2 directory"), std::string::npos)
+      << Why(rc);
+  EXPECT_EQ(CountPerfDescriptors(), descriptors_);
+}
+
 }  // namespace
