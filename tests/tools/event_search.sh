@@ -120,12 +120,7 @@ pmcount)
   "$pmcount" -e 'syscalls:sys_entr_*' -- true 2>"$work/typo"
   check "a pattern nothing matches: usage error" test $? = 2
   check "... with the pattern corrected" grep -q "no event matches 'syscalls:sys_entr_\*'; did you mean syscalls:sys_enter_\*?" "$work/typo"
-  # No bound but the descriptors: every system-call tracepoint, entries and exits, counted.
-  all=$("$pmlist" -s verified,caveat 'syscalls:*' | names | wc -l)
-  (ulimit -n $((all + 200)); "$pmcount" -x, -e 'syscalls:*' -- true) 2>"$work/all"
-  check "'syscalls:*' ($all events): counted (exit 0)" test $? = 0
-  check "... every one of them, none <not counted>" \
-    test "$(grep -c ',syscalls:' "$work/all")-$(grep -c 'not counted' "$work/all")" = "$all-0"
+  # No bound but the descriptors (the 360 entry tracepoints: tools.vs_perf.glob).
   get=$(wc -l <"$work/listed")
   (ulimit -n 40; "$pmcount" -e 'syscalls:sys_enter_get*' -- touch "$work/ran") 2>"$work/fds"
   check "past the file descriptor limit: usage error" test $? = 2
