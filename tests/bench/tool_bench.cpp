@@ -113,8 +113,7 @@ bool RunRaw(const perf_event_attr &event) {
 
 // The tool's CPU time per run, in ms, beside the wall time.
 void CountCpu(benchmark::State &state, double cpu_ns) {
-  state.counters["cpu_ms"] =
-      benchmark::Counter(cpu_ns / 1e6, benchmark::Counter::kAvgIterations);
+  state.counters["cpu_ms"] = benchmark::Counter(cpu_ns / 1e6, benchmark::Counter::kAvgIterations);
 }
 
 void BM_Tool_Pmcount(benchmark::State &state, const char *event) {

@@ -114,8 +114,8 @@ TEST(PmcountAggregation, SessionSamplesCarryEachEventsOwnTimes) {
   running[9] = 500;
   std::vector<int> index_of_event;
   for (int e = 0; e < 10; ++e) index_of_event.push_back(e);
-  const std::vector<Row> rows = BuildRows({SessionSample(values, enabled, running)}, {},
-                                          Aggregation::kTotal, index_of_event);
+  const std::vector<Row> rows =
+      BuildRows({SessionSample(values, enabled, running)}, {}, Aggregation::kTotal, index_of_event);
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_EQ(rows[0].cells.size(), 10u);
   EXPECT_EQ(rows[0].cells[8].value, 108);  // past counter 7: read, not dropped

@@ -87,8 +87,9 @@ std::string SelectEvents(const Options &options, Selection *selection, bool any_
   Selection out;
   if (pm_select_events(group ? options.group.c_str() : spec.c_str(),
                        group ? PM_SELECT_GROUP : PM_SELECT_WIDE_DEFAULT, &chosen) != 0) {
-    const bool session_list = any_number && !group && (chosen.refusal == PM_SELECT_TOO_MANY ||
-                                                       chosen.refusal == PM_SELECT_REPEATED);
+    const bool session_list =
+        any_number && !group &&
+        (chosen.refusal == PM_SELECT_TOO_MANY || chosen.refusal == PM_SELECT_REPEATED);
     if (!session_list) return chosen.why;
     const std::string error = SelectOneByOne(spec, &out);
     if (!error.empty()) return error;

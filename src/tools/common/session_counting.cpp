@@ -37,8 +37,7 @@ bool DenseIds(const std::vector<int> &cpus, std::vector<int> *dense) {
 class SessionCounting : public Counting {
  public:
   // `dense_cpus` non-empty: reads per CPU; else `targets` reads per target (at least one).
-  SessionCounting(pm_session_t *session, size_t events, std::vector<int> dense_cpus,
-                  size_t targets)
+  SessionCounting(pm_session_t *session, size_t events, std::vector<int> dense_cpus, size_t targets)
       : session_(session), counts_(events), cpus_(std::move(dense_cpus)), targets_(targets) {}
   ~SessionCounting() override { Delete(); }
 
@@ -47,10 +46,9 @@ class SessionCounting : public Counting {
     samples->assign(parts, Sample());
     const int n = static_cast<int>(counts_.size());
     for (size_t i = 0; i < parts; ++i) {
-      const int rc =
-          !cpus_.empty()
-              ? pm_session_read_cpu(session_, cpus_[i], counts_.data(), n)
-              : pm_session_read_target(session_, static_cast<int>(i), counts_.data(), n);
+      const int rc = !cpus_.empty()
+                         ? pm_session_read_cpu(session_, cpus_[i], counts_.data(), n)
+                         : pm_session_read_target(session_, static_cast<int>(i), counts_.data(), n);
       Fill(rc, &(*samples)[i]);
     }
     return 0;
