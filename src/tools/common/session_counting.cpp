@@ -130,7 +130,7 @@ std::vector<size_t> Counted(Plan *plan) {
 std::string LevelsOf(const SelectedEvent &event, const Mode &mode) {
   const bool user = event.has_mode ? event.user : mode.user;
   const bool kernel = event.has_mode ? event.kernel : mode.kernel;
-  if (user && kernel) return event.has_mode ? ":uk" : "";
+  if (user && kernel) return "";
   return user ? ":u" : ":k";
 }
 

@@ -26,8 +26,9 @@ struct SessionPlaces {
   std::vector<AttachTarget> targets;  // -p, -t: reads give a Sample per target, in order
 };
 
-// The session's levels of an event: its own :u/:k when it chose them, else `mode`'s (both
-// levels: every level, as perf counts an event written bare).
+// The session's levels of an event: its own :u/:k when it chose them, else `mode`'s. Both
+// user and kernel exclude nothing (no suffix), as pmcount's programs count both modes and perf
+// counts an event written bare, so PMUs that refuse any exclusion (msr) count.
 std::string LevelsOf(const SelectedEvent &event, const Mode &mode);
 
 // The plan of `selection` for a session: each event the catalog deems countable with its id
