@@ -389,7 +389,7 @@ bad)
     "-e no_such_event_xyz"
     "-e task-clok"
     "-e task-clock,,page-faults"
-    "-e task-clock:u,page-faults:k"
+    "-T 10 -e task-clock:u,page-faults:k -e task-clock"
     "-e a,b,c,d,e,f,g,h,i"
     "-g no_such_group"
     "-a -C 0-x"

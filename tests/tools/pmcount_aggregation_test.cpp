@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <math.h>
 
+#include <algorithm>
+
 #include "pmcount_samples.h"
 
 namespace pmcount {
@@ -87,6 +89,49 @@ TEST(PmcountAggregation, IntervalDeltas) {
   EXPECT_EQ(delta.running_ns, 50u);
   delta = Difference(Make(1, 1, 1, 1), Make(5, 5, 5, 5));  // never negative
   EXPECT_EQ(delta.values[0], 0u);
+}
+
+// A session's sample: one value per event, each with its own times (its events are not one
+// group), so one event that never ran is <not counted> beside others that counted.
+Sample SessionSample(std::vector<uint64_t> values, std::vector<uint64_t> enabled,
+                     std::vector<uint64_t> running) {
+  Sample sample;
+  sample.values = std::move(values);
+  sample.enabled_of = std::move(enabled);
+  sample.running_of = std::move(running);
+  for (size_t e = 0; e < sample.enabled_of.size() && e < sample.running_of.size(); ++e) {
+    sample.enabled_ns = std::max(sample.enabled_ns, sample.enabled_of[e]);
+    sample.running_ns = std::max(sample.running_ns, sample.running_of[e]);
+  }
+  return sample;
+}
+
+TEST(PmcountAggregation, SessionSamplesCarryEachEventsOwnTimes) {
+  // Ten events, past one program's 8 counters; event 3 never ran, event 9 ran half the time.
+  std::vector<uint64_t> values, enabled(10, 1000), running(10, 1000);
+  for (uint64_t e = 0; e < 10; ++e) values.push_back(100 + e);
+  running[3] = 0;
+  running[9] = 500;
+  std::vector<int> index_of_event;
+  for (int e = 0; e < 10; ++e) index_of_event.push_back(e);
+  const std::vector<Row> rows =
+      BuildRows({SessionSample(values, enabled, running)}, {}, Aggregation::kTotal, index_of_event);
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(rows[0].cells.size(), 10u);
+  EXPECT_EQ(rows[0].cells[8].value, 108);  // past counter 7: read, not dropped
+  EXPECT_EQ(rows[0].cells[3].state, CellState::kNotCounted);
+  EXPECT_EQ(rows[0].cells[9].running_ns, 500u);
+  EXPECT_EQ(rows[0].cells[9].enabled_ns, 1000u);
+  EXPECT_EQ(rows[0].cells[0].running_ns, 1000u);
+
+  // An interval: each event's count and times minus its own.
+  const Sample delta = Difference(SessionSample(values, {1500, 1500}, {1500, 1200}),
+                                  SessionSample({50, 60}, {1000, 1000}, {1000, 1000}));
+  EXPECT_EQ(delta.values[0], 50u);
+  EXPECT_EQ(delta.values[1], 41u);
+  EXPECT_EQ(delta.values[9], 109u);  // nothing before it to subtract
+  EXPECT_EQ(delta.enabled_of[0], 500u);
+  EXPECT_EQ(delta.running_of[1], 200u);
 }
 
 TEST(PmcountAggregation, CrossCpuStatistics) {

@@ -127,16 +127,6 @@ Snapshot MxSnapshot() {
   return snapshot;
 }
 
-// Sets pmcount made itself (more events than counters): perf's "(75.00%)" alone, no set.
-TEST(PmcountMultiplexPrinters, AutomaticSetsShowTheShareAsPerfDoes) {
-  Report report = MxReport();
-  report.auto_multiplex = true;
-  const std::string human = MakeHumanPrinter()->Final(report, MxSnapshot());
-  EXPECT_NE(human.find("     x  (75.00%)\n"), std::string::npos) << human;
-  EXPECT_NE(human.find("     x  (25.00%)\n"), std::string::npos) << human;
-  EXPECT_EQ(human.find("[set"), std::string::npos) << human;
-}
-
 TEST(PmcountMultiplexPrinters, EveryFormatShowsSetEstimateRawAndShare) {
   const Report report = MxReport();
   const Snapshot snapshot = MxSnapshot();

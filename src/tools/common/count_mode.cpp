@@ -40,13 +40,14 @@ std::string ModeName(const Mode &mode) {
 }
 
 std::string ChooseMode(const Options &options, const Selection &selection, Mode *mode,
-                       std::vector<std::string> *notes) {
+                       std::vector<std::string> *notes, bool *per_event) {
   const bool chosen = options.user || options.kernel;
   Mode global;
   if (chosen) {
     global.user = options.user;
     global.kernel = options.kernel;
   }
+  if (per_event) *per_event = false;
   bool first = true;
   bool any_explicit = chosen;
   Mode common = global;
@@ -61,6 +62,10 @@ std::string ChooseMode(const Options &options, const Selection &selection, Mode 
       common = own;
       first = false;
     } else if (own.user != common.user || own.kernel != common.kernel) {
+      if (per_event) {
+        *per_event = true;
+        continue;
+      }
       return "events ask for different modes (" + ModeName(common) + " and " + ModeName(own) +
              " for " + event.name + "); one pmapi program counts all its events in one mode";
     }
@@ -78,7 +83,7 @@ std::string ChooseMode(const Options &options, const Selection &selection, Mode 
                        " and pmcount runs without root or CAP_PERFMON (-k needs them)");
     }
   }
-  *mode = common;
+  *mode = per_event && *per_event ? global : common;
   return "";
 }
 

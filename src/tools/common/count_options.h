@@ -32,7 +32,6 @@ struct Options {
   std::vector<std::string> metric_names;
   std::vector<SetArgument> sets;  // every -e and -g, in order (the sets under -T)
   long multiplex_ms = 0;          // -T: the slice in ms, 0 = not multiplexed
-  bool auto_multiplex = false;    // the sets are the -e events split (auto_multiplex.h)
   bool user = false;              // -u
   bool kernel = false;            // -k
   bool system_wide = false;       // -a

@@ -95,10 +95,9 @@ struct Report {
   bool stats = false;
   bool summary = false;  // --summary: -x and -j print the totals after the intervals too
   int runs = 1;
-  long multiplex_ms = 0;        // -T: the slice; 0 when not multiplexed
-  bool auto_multiplex = false;  // the sets were made by pmcount: more events than counters
-  int sets = 0;                 // -T: how many event sets
-  int rounds = -1;              // -T: complete rounds through every set (pmapi's nb_mx_round)
+  long multiplex_ms = 0;  // -T: the slice; 0 when not multiplexed
+  int sets = 0;           // -T: how many event sets
+  int rounds = -1;        // -T: complete rounds through every set (pmapi's nb_mx_round)
   // The command's times (elapsed over the runs: mean and spread as for counts).
   bool has_times = false;
   double elapsed_ns = 0;

@@ -23,9 +23,16 @@ Cell CellOf(const Sample &sample, int counter) {
     cell.state = CellState::kNotCounted;
     return cell;
   }
-  cell.value = static_cast<double>(sample.values[counter]);
-  cell.enabled_ns = sample.enabled_ns;
-  cell.running_ns = sample.running_ns;
+  const size_t at = static_cast<size_t>(counter);
+  const bool own_times = at < sample.running_of.size() && at < sample.enabled_of.size();
+  cell.enabled_ns = own_times ? sample.enabled_of[at] : sample.enabled_ns;
+  cell.running_ns = own_times ? sample.running_of[at] : sample.running_ns;
+  if (cell.running_ns == 0 || at >= sample.values.size()) {
+    cell = Cell();
+    cell.state = CellState::kNotCounted;
+    return cell;
+  }
+  cell.value = static_cast<double>(sample.values[at]);
   return cell;
 }
 
@@ -93,10 +100,16 @@ std::vector<Row> BuildRows(const std::vector<Sample> &samples, const std::vector
 Sample Difference(const Sample &now, const Sample &before) {
   Sample delta = now;
   if (!HasData(now) || !HasData(before)) return delta;
-  for (int i = 0; i < MAX_COUNTERS; ++i) {
-    // Counters only grow; a smaller value means the read before failed half-way: no delta.
-    delta.values[i] = now.values[i] >= before.values[i] ? now.values[i] - before.values[i] : 0;
-  }
+  // Counters only grow; a smaller value means the read before failed half-way: no delta.
+  auto minus = [](std::vector<uint64_t> *now_values, const std::vector<uint64_t> &earlier) {
+    for (size_t i = 0; i < now_values->size() && i < earlier.size(); ++i) {
+      uint64_t &value = (*now_values)[i];
+      value = value >= earlier[i] ? value - earlier[i] : 0;
+    }
+  };
+  minus(&delta.values, before.values);
+  minus(&delta.enabled_of, before.enabled_of);
+  minus(&delta.running_of, before.running_of);
   delta.enabled_ns = now.enabled_ns >= before.enabled_ns ? now.enabled_ns - before.enabled_ns : 0;
   delta.running_ns = now.running_ns >= before.running_ns ? now.running_ns - before.running_ns : 0;
   return delta;

@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "event_list.h"
+
 namespace tools {
 namespace {
 
@@ -43,9 +45,38 @@ void AddMetrics(Selection *selection) {
   }
 }
 
+SelectedEvent SelectedOf(const pm_selected_event_t &one) {
+  SelectedEvent event;
+  event.name = one.name;
+  event.entry = pmapi::Catalog::Get().FindId(one.event_id);
+  event.has_mode = one.has_mode;
+  event.user = one.user;
+  event.kernel = one.kernel;
+  event.not_countable = one.not_countable;
+  return event;
+}
+
+// A list too long for one program, or naming an event twice, for a session: each event
+// selected alone, as the library selects one. Returns "" or the refusal.
+std::string SelectOneByOne(const std::string &spec, Selection *out) {
+  std::vector<pm_event_spec_t> specs;
+  std::string error = SplitEventList(spec, &specs);
+  if (!error.empty()) return error;
+  for (const pm_event_spec_t &one : specs) {
+    pm_selection_t chosen;
+    if (pm_select_events(one.text, 0, &chosen) != 0) return chosen.why;
+    if (chosen.group_id >= 0) {
+      return "'" + std::string(one.text) + "' is a group, and a group cannot be combined with " +
+             "other events; name the group alone (-g " + one.name + ") or list its events";
+    }
+    for (int e = 0; e < chosen.nevents; ++e) out->events.push_back(SelectedOf(chosen.events[e]));
+  }
+  return "";
+}
+
 }  // namespace
 
-std::string SelectEvents(const Options &options, Selection *selection) {
+std::string SelectEvents(const Options &options, Selection *selection, bool any_number) {
   std::string spec;
   for (const std::string &list : options.event_lists) spec += (spec.empty() ? "" : ",") + list;
   if (!options.event_lists.empty() && spec.empty()) {
@@ -53,22 +84,20 @@ std::string SelectEvents(const Options &options, Selection *selection) {
   }
   const bool group = !options.group.empty();
   pm_selection_t chosen;
+  Selection out;
   if (pm_select_events(group ? options.group.c_str() : spec.c_str(),
                        group ? PM_SELECT_GROUP : PM_SELECT_WIDE_DEFAULT, &chosen) != 0) {
-    return chosen.why;
+    const bool session_list =
+        any_number && !group &&
+        (chosen.refusal == PM_SELECT_TOO_MANY || chosen.refusal == PM_SELECT_REPEATED);
+    if (!session_list) return chosen.why;
+    const std::string error = SelectOneByOne(spec, &out);
+    if (!error.empty()) return error;
+    chosen.nevents = 0;
+    chosen.group_id = -1;
+    chosen.note[0] = 0;
   }
-  Selection out;
-  for (int e = 0; e < chosen.nevents; ++e) {
-    const pm_selected_event_t &one = chosen.events[e];
-    SelectedEvent event;
-    event.name = one.name;
-    event.entry = pmapi::Catalog::Get().FindId(one.event_id);
-    event.has_mode = one.has_mode;
-    event.user = one.user;
-    event.kernel = one.kernel;
-    event.not_countable = one.not_countable;
-    out.events.push_back(event);
-  }
+  for (int e = 0; e < chosen.nevents; ++e) out.events.push_back(SelectedOf(chosen.events[e]));
   if (chosen.group_id >= 0) out.group = GroupCatalog::Get().FindId(chosen.group_id);
   if (chosen.note[0]) out.notes.push_back(std::string(chosen.note) + "; -e or -g choose others");
   if (GroupCatalog::Get().load_status().ok()) AddMetrics(&out);

@@ -37,7 +37,9 @@ struct Selection {
   std::vector<std::string> notes;
 };
 
-// Needs pm_initialize done. Returns "" or the error to print as a usage error.
-std::string SelectEvents(const Options &options, Selection *selection);
+// Needs pm_initialize done. Returns "" or the error to print as a usage error. `any_number`:
+// for a counting session, which takes any number of events and the same event twice (with
+// other levels: "page-faults:u,page-faults:k"); else at most one program's MAX_COUNTERS.
+std::string SelectEvents(const Options &options, Selection *selection, bool any_number = false);
 
 }  // namespace tools

@@ -16,12 +16,16 @@
 
 namespace tools {
 
-// One read of one target (the command's group, or one CPU).
+// One read of one target (the command's group, one CPU, one attached thread or process).
 struct Sample {
-  uint64_t values[MAX_COUNTERS] = {};  // accu[], per counter
-  uint64_t enabled_ns = 0;             // pm_accu_time_t.accu_timebase: time enabled
-  uint64_t running_ns = 0;             // accu_purr: time actually counting
-  int rc = 0;                          // 0, Pmapi_Multiplexed, or why there is no data
+  // A program's accu[], per counter; a session's counts, per event in the session's order.
+  std::vector<uint64_t> values = std::vector<uint64_t>(MAX_COUNTERS);
+  uint64_t enabled_ns = 0;  // pm_accu_time_t.accu_timebase: time enabled
+  uint64_t running_ns = 0;  // accu_purr: time actually counting
+  // A session: each value's own times (its events are not one group); empty for a program,
+  // whose counters share enabled_ns and running_ns.
+  std::vector<uint64_t> enabled_of, running_of;
+  int rc = 0;  // 0, Pmapi_Multiplexed, or why there is no data
 };
 
 class Counting {

@@ -21,21 +21,19 @@ void Assign(Plan *plan) {
   }
 }
 
-// Codes that are about an event (or the events together) rather than the whole attempt.
+}  // namespace
+
 bool AboutAnEvent(int rc) {
   return rc == Pmapi_NoHardware || rc == Pmapi_InvalidEvent || rc == Pmapi_KernelError ||
          rc == Pmapi_NotSchedulable || rc == Pmapi_Busy || rc == Pmapi_InvalidGroup;
 }
 
-// pm_strerror's sentence without its "where: " prefix.
-std::string Reason(int rc) {
+std::string RefusalReason(int rc) {
   std::string text = pm_strerror("pmcount", rc);
   const std::string prefix = "pmcount: ";
   if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
   return text;
 }
-
-}  // namespace
 
 bool Plan::empty() const {
   for (int counter : counter_of_event) {
@@ -86,7 +84,7 @@ int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
     if (own == 0) {
       unset();
     } else if (AboutAnEvent(own)) {
-      plan->reasons[e] = Reason(own);
+      plan->reasons[e] = RefusalReason(own);
     } else {
       return own;
     }

@@ -20,6 +20,9 @@ struct Plan {
   std::vector<int> ids;               // per selected event: its catalog id
   std::vector<int> counter_of_event;  // per selected event: its counter, or -1
   std::vector<std::string> reasons;   // per selected event: why it is not counted, or ""
+  // A session's plan (session_counting.h): per selected event, what pm_session_add_events
+  // takes for it ("1234:u", its id and levels); counter_of_event is then its session index.
+  std::vector<std::string> specs;
   bool empty() const;
 };
 
@@ -31,6 +34,12 @@ Plan MakePlan(const Selection &selection, const Mode &mode);
 // the events, each event is tried alone (undone with `unset`), the refused ones are left out
 // with pm_strerror's reason, and the rest is programmed. Returns 0 (possibly with nothing left
 // to count) or the code of a refusal that is not about an event (privilege, say).
+// Whether a refusal is about an event (or the events together) rather than the whole attempt.
+bool AboutAnEvent(int rc);
+
+// pm_strerror's sentence for `rc` without its "where: " prefix: why an event is not counted.
+std::string RefusalReason(int rc);
+
 int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
         const std::function<void()> &unset);
 

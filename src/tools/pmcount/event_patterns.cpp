@@ -84,27 +84,31 @@ size_t ThreadsOf(int pid) {
   return std::max<size_t>(1, count);
 }
 
-// How many file descriptors one event takes, as the library opens them: under -a one per CPU;
-// a thread (-t, or each of a process's with --per-thread) one; a whole process (the command,
-// or -p) one per thread for the process's counting group, plus one for its first thread's own
-// counters.
+// How many file descriptors one event takes, as the counting session opens them: under -a one
+// per CPU; otherwise one per thread counted (the command has one when it is programmed; a
+// process given to -p, each of its threads). -T's programs take as many, plus one for each
+// whole process's own counters.
 size_t FdsPerEvent(const Options &options) {
   if (options.system_wide) {
     if (options.cpus_given) return options.cpus.size();
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? static_cast<size_t>(online) : 1;
   }
-  if (!options.attached()) return 2;  // the command: one thread when it is programmed
+  const bool programs = options.multiplex_ms > 0;
+  if (!options.attached()) return programs ? 2 : 1;
   size_t fds = options.tids.size();
-  for (int pid : options.pids) fds += ThreadsOf(pid) + (options.per_thread ? 0 : 1);
+  for (int pid : options.pids) fds += ThreadsOf(pid) + (programs && !options.per_thread ? 1 : 0);
   return std::max<size_t>(1, fds);
 }
 
 // Where an event's descriptors go, for the message.
 std::string Where(const Options &options) {
   if (options.system_wide) return "one on each CPU";
-  if (!options.attached()) return "the command's counting group and its own counters";
-  return "one on each thread, and one more for each whole process";
+  if (options.multiplex_ms > 0) {
+    return options.attached() ? "one on each thread, and one more for each whole process"
+                              : "the command's counting group and its own counters";
+  }
+  return options.attached() ? "one on each thread" : "one on the command";
 }
 
 // Every event of every -e list, patterns expanded. `patterns` receives the patterns seen.
@@ -170,7 +174,7 @@ std::string ExpandEventPatterns(Options *options) {
       options->event_lists.end());
   const std::string which = Quoted(patterns);
   // -T: each -e list is a set of its own, which one program holds.
-  if (options->multiplex_ms > 0 && !options->auto_multiplex) {
+  if (options->multiplex_ms > 0) {
     size_t position = 0;
     for (SetArgument &set : options->sets) {
       ++position;
@@ -191,14 +195,15 @@ std::string ExpandEventPatterns(Options *options) {
       }
     }
   }
+  // -T's sets are programs of MAX_COUNTERS events; the session takes any number.
   const size_t bound = static_cast<size_t>(kMaxMultiplexSets) * MAX_COUNTERS;
-  if (total > bound) {
+  if (options->multiplex_ms > 0 && total > bound) {
     return which + " makes " + std::to_string(total) + " events to count, and pmcount counts " +
            "at most " + std::to_string(bound) + " (" + std::to_string(kMaxMultiplexSets) +
            " sets of " + std::to_string(MAX_COUNTERS) +
            " taking turns): narrow the pattern (pmlist shows what it matches)";
   }
-  // Every set stays open while they take turns: each event's descriptors at once.
+  // Every event's descriptors are open at once (-T: every set stays open while they take turns).
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const size_t per_event = FdsPerEvent(*options);

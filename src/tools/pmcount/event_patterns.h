@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 // pmcount -e with shell wildcards ('syscalls:sys_enter_*', 'PM_*MISS*'): each pattern becomes
 // the countable events whose names it matches (pm_catalog_match, the rule pmlist searches
-// by), before the events are split into sets. The library's pm_select_events takes names
-// only: a pmapi program holds MAX_COUNTERS events, a pattern may match hundreds.
+// by), before the events are selected: pm_select_events takes names only, and a pattern may
+// match hundreds.
 #pragma once
 
 #include <string>
@@ -16,7 +16,7 @@ namespace pmcount {
 // matches that is already listed is not repeated. Needs the catalog (pm_initialize first).
 // Returns "" or what is wrong, for a usage error: a pattern nothing matches (with the closest
 // names), one that matches only events this machine cannot count, more events than pmcount
-// can open together (the multiplexing bound, or the file descriptor limit: what to do).
+// can open together (-T's multiplexing bound, or the file descriptor limit: what to do).
 std::string ExpandEventPatterns(Options *options);
 
 }  // namespace pmcount

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pmcount: counts events for a command and everything it starts, or for the whole machine,
-// through the AIX pmapi calls (see docs/pmcount.1 and docs/tools.md).
+// through the counting session of pmapi_session.h (-T's event sets through AIX's _mx programs;
+// see docs/pmcount.1 and docs/tools.md).
 //
 // Everything that can be wrong with the command line, the events or the CPUs is found before
 // the command starts or anything is printed; then the session programs, runs and prints.
@@ -13,7 +14,6 @@
 #include <memory>
 
 #include "attach_targets.h"
-#include "auto_multiplex.h"
 #include "count_mode.h"
 #include "cpu_places.h"
 #include "event_patterns.h"
@@ -85,7 +85,6 @@ std::string SelectSets(const Options &options, Setup *setup) {
     (argument.is_group ? alone.group : alone.event_lists.emplace_back()) = argument.text;
     Selection selection;
     std::string error = SelectEvents(alone, &selection);
-    if (!error.empty() && options.auto_multiplex) return error;  // sets the user never made
     if (!error.empty()) return "event set " + std::to_string(k + 1) + ": " + error;
     setup->sets.push_back(std::move(selection));
   }
@@ -123,27 +122,21 @@ int Main(int argc, char **argv) {
 
   error = ChooseMetrics(&options);                           // -M: the group to count
   if (error.empty()) error = ExpandEventPatterns(&options);  // 'syscalls:sys_enter_*'
-  if (error.empty()) error = SplitIntoSets(&options);
   if (!error.empty()) return UsageError(error);
   Setup setup;
   setup.options = &options;
   if (options.multiplex_ms > 0) {
     error = SelectSets(options, &setup);
   } else {
-    error = SelectEvents(options, &setup.selection);
+    error = SelectEvents(options, &setup.selection, /*any_number=*/true);
   }
   if (!error.empty()) return UsageError(error);
   Report report;
   report.notes = setup.selection.notes;
-  if (options.auto_multiplex) {
-    report.notes.push_back(
-        std::to_string(setup.selection.events.size()) + " events are more than one program's " +
-        std::to_string(MAX_COUNTERS) + " counters: they take turns in " +
-        std::to_string(setup.sets.size()) + " sets of " + std::to_string(kAutoSliceMs) +
-        " ms, as perf multiplexes, and each count is an estimate scaled up from the share of "
-        "the time its set counted, shown as (xx.xx%); -T MS chooses the sets and the slice");
-  }
-  error = ChooseMode(options, setup.selection, &setup.mode, &report.notes);
+  // A session gives each event its own levels; -T's programs have one mode for all.
+  bool per_event = false;
+  error = ChooseMode(options, setup.selection, &setup.mode, &report.notes,
+                     options.multiplex_ms > 0 ? nullptr : &per_event);
   if (!error.empty()) return UsageError(error);
   if (options.system_wide) {
     error = ChooseCpus(options, &setup);
@@ -186,11 +179,10 @@ int Main(int argc, char **argv) {
   }
   report.system_wide = options.system_wide;
   report.cpus = FormatCpuList(setup.cpus);
-  report.mode = ModeName(setup.mode);
+  report.mode = per_event ? "per-event" : ModeName(setup.mode);
   if (setup.selection.group) report.group = setup.selection.group->record.short_name;
   report.aggregation = options.per_thread ? Aggregation::kPerThread : options.aggregation;
   report.multiplex_ms = options.multiplex_ms;
-  report.auto_multiplex = options.auto_multiplex;
   report.sets = static_cast<int>(setup.sets.size());
   report.stats = options.stats;
   report.summary = options.summary;

@@ -345,12 +345,14 @@ tools::OptionTable Table(Options *o, std::vector<FormatSeen> *formats) {
           "events to count, comma-separated: AIX mnemonics (PM_CYC), kernel\n"
           "software events (task-clock), libpfm4 strings (INST_RETIRED:ANY_P:u),\n"
           "sysfs PMU events (msr/tsc), tracepoints (syscalls:sys_enter_write),\n"
-          "or the catalog ids pmlist prints; a :u or :k suffix selects the mode.\n"
+          "or the catalog ids pmlist prints; a :u or :k suffix selects the mode\n"
+          "of that event (page-faults:u,page-faults:k counts both).\n"
           "A wildcard ('syscalls:sys_enter_*', quoted) is every countable event\n"
-          "it matches, as `pmlist PATTERN` lists them (at most 512).\n"
-          "Past 8 events (one pmapi program) they take turns, as perf\n"
-          "multiplexes: counts are then estimates, their share (xx.xx%)\n"
-          "beside them. Repeat -e to add more. `pmlist` lists them all.",
+          "it matches, as `pmlist PATTERN` lists them. Any number of events:\n"
+          "software events and tracepoints each count on their own, exactly;\n"
+          "hardware events take turns only when they do not fit the counters\n"
+          "(counts then scaled, their share (xx.xx%) beside them). Repeat -e\n"
+          "to add more. `pmlist` lists them all.",
           Id::kEvent),
       row("group", 'g', "NAME|ID",
           "count an event group and its derived metrics (`pmlist -g`)\n"

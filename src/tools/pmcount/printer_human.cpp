@@ -45,9 +45,6 @@ std::string Annotation(const Report &report, const EventInfo &event, const Cell 
   if (cell.state == CellState::kNotSupported) return event.reason;
   if (event.set >= 0) {
     // Multiplexed: the value is the estimate; the share says how much of the time it rests on.
-    if (report.auto_multiplex) {
-      return cell.state == CellState::kCounted ? Share(100.0 * FractionRunning(cell)) : "";
-    }
     text = "[set " + std::to_string(event.set) + "]";
     if (cell.state == CellState::kCounted) {
       text += "  " + Share(100.0 * FractionRunning(cell)) + "  scaled up from " +

@@ -18,6 +18,7 @@
 #include "perf_metric.h"
 #include "pmapi_counting.h"
 #include "program_plan.h"
+#include "session_counting.h"
 #include "stopped_command.h"
 #include "target_times.h"
 
@@ -159,16 +160,17 @@ class Runner {
     uint64_t armed_at = 0;
     auto program = [&](pid_t pid) {
       if (mx_) return ArmMultiplexed(pid, on);
-      const int rc = Arm(
-          plan_,
-          [&](const pm_prog_t &prog) {
-            if (options_.attached()) return CountAttached(setup_.targets, prog, &counting_);
-            return options_.system_wide ? CountSystemWide(prog, setup_.cpus, on, &counting_)
-                                        : CountCommand(pid, prog, on, &counting_);
-          },
-          [&] { counting_.reset(); });
+      SessionPlaces places;
+      if (options_.attached()) {
+        places.targets = setup_.targets;
+      } else if (options_.system_wide) {
+        places.cpus = setup_.cpus;
+      } else {
+        places.command = pid;
+      }
+      const int rc = CountWithSession(plan_, places, on, &counting_);
       if (rc != 0) {
-        fprintf(stderr, "pmcount: %s\n", pm_strerror(SetCall(), rc));
+        fprintf(stderr, "pmcount: %s\n", pm_strerror("pm_session_open", rc));
         return rc;
       }
       DescribeEvents(setup_, *plan_, mx_, report_);
@@ -273,7 +275,7 @@ class Runner {
     return 0;
   }
 
-  // The pmapi call that programs the counters, for messages.
+  // The pmapi call that programs the -T sets, for messages.
   const char *SetCall() const {
     if (options_.system_wide) return "pm_set_program";
     if (options_.attached() && !setup_.targets.empty() && !setup_.targets[0].whole_process) {
@@ -358,7 +360,7 @@ int RunSession(const Setup &setup, Report *report, Printer *printer, Output *out
   Plan plan;
   MultiplexPlan mx;
   if (setup.sets.empty()) {
-    plan = MakePlan(setup.selection, setup.mode);
+    plan = MakeSessionPlan(setup.selection, setup.mode);
   } else {
     const std::string error = MakeMultiplexPlan(setup.sets, setup.mode, options.multiplex_ms, &mx);
     if (!error.empty()) {
