@@ -48,13 +48,15 @@ std::vector<long long> Printed(const std::string &example, const std::string &ar
   return counts;
 }
 
-// The run to keep of five: the least on ARM, where interrupts only add to a user-mode count; the
-// median on POWER, whose emulated PMU counts the kernel's instructions whatever the mode bits,
-// and the kernel's work around a thread's wake-up, exit or sleep varies both ways: a run now and
-// then counts thousands fewer than the others (docs/hardware.md).
+// The run to keep of five: the least on ARM, where interrupts only add to a user-mode count. On
+// POWER the second least: there interrupts add too (a timer tick now and then, to a worker
+// thread's count as well), but the emulated PMU also counts the kernel's instructions whatever
+// the mode bits, and the kernel's work around a thread's wake-up, exit or sleep now and then
+// takes thousands away from one run (docs/hardware.md); neither the least nor the median keeps
+// both out.
 long long Kept(std::vector<long long> runs) {
   std::sort(runs.begin(), runs.end());
-  return kPower ? runs[runs.size() / 2] : runs.front();
+  return kPower ? runs[1] : runs.front();
 }
 
 // What each count of `example` gained from the short to the long loop (Kept of five runs each,
@@ -124,8 +126,11 @@ TEST_F(ExamplesHardware, GroupWorkersCountTheGroupAndEachWorker) {
       Differences("group_workers", "PM_INST_CMPL", "(?:group|worker [0-9]+): ([0-9]+) ");
   ASSERT_EQ(counts.size(), 5u);
   EXPECT_NEAR(counts[0], ForCalls(4000), KernelSlack(ForCalls(4000))) << "the group";
+  // On POWER a worker's own count takes in the kernel's instructions too, and a timer interrupt
+  // can meet one worker at the same point of every run (the emulator is deterministic): 5%.
+  const long long worker_slack = kPower ? ForCalls(1000) / 20 : 0;
   for (size_t worker = 1; worker < counts.size(); ++worker) {
-    EXPECT_NEAR(counts[worker], ForCalls(1000), KernelSlack(ForCalls(1000))) << "worker";
+    EXPECT_NEAR(counts[worker], ForCalls(1000), worker_slack) << "worker";
   }
 }
 
