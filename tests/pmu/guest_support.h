@@ -11,40 +11,22 @@
 #include <string>
 #include <thread>
 
+#include "loop.h"
 #include "pmapi.h"
 #include "support/make_program.h"
 
 namespace pmu_guest {
 
-#if defined(__aarch64__)
-// 2 instructions an iteration (subs, b.ne), n >= 1 iterations.
-inline void Loop(uint64_t n) {
-  asm volatile(
-      "1: subs %0, %0, #1\n"
-      "   b.ne 1b\n"
-      : "+r"(n)
-      :
-      : "cc");
-}
-constexpr long long kInstructionsPerIteration = 2;
-constexpr bool kPower = false;
-#elif defined(__powerpc64__)
-// 1 instruction an iteration (bdnz counts the count register down), after one mtctr; n >= 1.
-inline void Loop(uint64_t n) {
-  asm volatile(
-      "   mtctr %0\n"
-      "1: bdnz 1b\n"
-      :
-      : "r"(n)
-      : "ctr");
-}
-constexpr long long kInstructionsPerIteration = 1;
+// The loop (loop.h): n >= 1 iterations of a known number of user-mode instructions each.
+inline void Loop(uint64_t n) { pmu_loop(n); }
+constexpr long long kInstructionsPerIteration = PMU_LOOP_INSTRUCTIONS_PER_ITERATION;
+#if defined(__powerpc64__)
 // The emulated POWER PMU (QEMU's pseries machine) counts kernel instructions whatever the mode
 // bits say, raises no overflow interrupt, and counts only instructions and cycles (any other
 // event code opens and reads 0): the checks that need those are skipped there, saying so.
 constexpr bool kPower = true;
 #else
-#error "tests/pmu counts aarch64 or ppc64le instruction loops"
+constexpr bool kPower = false;
 #endif
 
 // pm_initialize with every status; false (and a test failure) if it failed.
