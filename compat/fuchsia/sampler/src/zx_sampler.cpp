@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 
+#include "base/clock.h"
 #include "core/sampling_session.h"
 #include "fuchsia_common/zx_status_names.h"
 #include "session.h"
@@ -231,9 +232,7 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_event(zx_handle_t handle, uint32_t 
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_per_second(void) { return 1000000000; }
 
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_get(void) {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<zx_ticks_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return static_cast<zx_ticks_t>(pmapi::MonotonicNanos());
 }
 
 ZX_SAMPLER_EXPORT const char* zx_sampler_last_error(void) { return t_last_error.c_str(); }
