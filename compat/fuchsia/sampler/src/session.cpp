@@ -15,6 +15,7 @@
 
 #include "fuchsia_common/fxt.h"
 #include "fuchsia_common/perf_mmap2.h"
+#include "fuchsia_common/shared_buffer.h"
 #include "fuchsia_common/zx_status_from_errno.h"
 #include "topology/cpu_map.h"
 
@@ -128,14 +129,17 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
   for (size_t cpu = 0; cpu < s->regions_.size(); ++cpu) {
     Region& region = s->regions_[cpu];
     std::string name = "zx_sampler_region_" + std::to_string(cpu);
-    region.memfd = memfd_create(name.c_str(), MFD_CLOEXEC);
-    if (region.memfd < 0) return FromErrno(errno, "memfd_create", error);
-    if (ftruncate(region.memfd, static_cast<off_t>(region_size)) != 0)
-      return FromErrno(errno, "sizing a region of " + std::to_string(region_size) + " bytes",
-                       error);
-    void* map = mmap(nullptr, region_size, PROT_READ | PROT_WRITE, MAP_SHARED, region.memfd, 0);
-    if (map == MAP_FAILED) return FromErrno(errno, "mapping a region", error);
-    region.words = static_cast<uint64_t*>(map);
+    fuchsia_common::SharedBuffer buffer;
+    fuchsia_common::SharedBufferStep failed;
+    if (int err = fuchsia_common::MakeSharedBuffer(name.c_str(), region_size, &buffer, &failed)) {
+      const std::string step = failed == fuchsia_common::SharedBufferStep::kCreate ? "memfd_create"
+                               : failed == fuchsia_common::SharedBufferStep::kMap
+                                   ? "mapping a region"
+                                   : "sizing a region of " + std::to_string(region_size) + " bytes";
+      return FromErrno(err, step, error);
+    }
+    region.memfd = buffer.fd;
+    region.words = static_cast<uint64_t*>(buffer.base);
     region.size = region_size;
     if (!online[cpu]) continue;
     core = s->sampling_->AddRing(static_cast<int>(cpu), RingAnchor(), kRingPages);
