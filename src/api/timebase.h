@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-// The library's nanosecond ticks (base/timebase.h) in AIX's timebasestruct_t: the C struct
+// The library's nanosecond ticks (base/clock.h) in AIX's timebasestruct_t: the C struct
 // belongs to the API edge, so the conversion lives here, not in the base layer.
 #pragma once
 
 #include <stdint.h>
 
-#include "base/timebase.h"
+#include "base/clock.h"
 
-struct timebasestruct;  // timebasestruct_t, from pmapi.h (see base/timebase.h for why not included)
+struct timebasestruct;  // timebasestruct_t, from pmapi.h (see base/clock.h for why not included)
 
 namespace pmapi {
 

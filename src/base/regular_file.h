@@ -15,9 +15,9 @@ namespace pmapi {
 
 // The descriptor of the regular file `path` (relative to `dir_fd`, or AT_FDCWD), or -errno:
 // -EINVAL when what is there is no regular file (*info then says what it is). *info is what
-// fstat said of the open file.
-inline int OpenRegularFile(int dir_fd, const char *path, struct stat *info) {
-  const int fd = openat(dir_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+// fstat said of the open file. `extra_flags` adds to the open's (O_NOFOLLOW).
+inline int OpenRegularFile(int dir_fd, const char *path, struct stat *info, int extra_flags = 0) {
+  const int fd = openat(dir_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | extra_flags);
   if (fd < 0) return -errno;
   if (fstat(fd, info) < 0) {
     const int err = errno;

@@ -17,31 +17,33 @@
 #include <map>
 #include <unordered_map>
 
-#include "base/regular_file.h"
 #include "base/settings.h"
+#include "base/small_file.h"
 #include "catalog/tables.h"
 #include "pmapi.h"
 
 namespace pmapi {
+
+// ---- One run-time file: read by the library's one rule for small files (base/small_file.h) ---
+
+Status ReadTableFile(int dir_fd, const std::string &name, const std::string &label,
+                     std::string *text) {
+  std::string why;
+  switch (ReadSmallFile(dir_fd, name.c_str(), kLargestTableFile, "a table file", text, &why)) {
+    case SmallFile::kRead:
+      return Status::Ok();
+    case SmallFile::kAbsent:
+      why = std::string("cannot read: ") + strerror(ENOENT);
+      break;
+    case SmallFile::kRefused:
+      break;
+  }
+  return Status(Pmapi_BadCatalog, label + ": " + why);
+}
+
 namespace {
 
-// ---- One run-time file -------------------------------------------------------------------
-
-// Why `info` is not something to read as a table, or "".
-std::string Refusal(const struct stat &info) {
-  if (S_ISREG(info.st_mode)) {
-    if (static_cast<unsigned long long>(info.st_size) <= kLargestTableFile) return "";
-    return "is " + std::to_string(info.st_size) + " bytes, more than the " +
-           std::to_string(kLargestTableFile) + " bytes a table file may have";
-  }
-  const char *kind = S_ISDIR(info.st_mode)    ? "a directory"
-                     : S_ISFIFO(info.st_mode) ? "a FIFO"
-                     : S_ISCHR(info.st_mode)  ? "a character device"
-                     : S_ISBLK(info.st_mode)  ? "a block device"
-                     : S_ISSOCK(info.st_mode) ? "a socket"
-                                              : "not a regular file";
-  return std::string("is ") + kind + ", not a regular file";
-}
+// ---- The run-time layer ------------------------------------------------------------------
 
 class Descriptor {
  public:
@@ -56,56 +58,6 @@ class Descriptor {
  private:
   int fd_;
 };
-
-}  // namespace
-
-Status ReadTableFile(int dir_fd, const std::string &name, const std::string &label,
-                     std::string *text) {
-  text->clear();
-  auto refuse = [&label](const std::string &why) {
-    return Status(Pmapi_BadCatalog, label + ": " + why);
-  };
-  // Look before opening: opening a device can itself do something (rewind a tape, claim a
-  // terminal). The check after opening is the one that counts, the file could be swapped.
-  struct stat info;
-  if (fstatat(dir_fd, name.c_str(), &info, 0) < 0) {
-    return refuse(std::string("cannot read: ") + strerror(errno));
-  }
-  std::string why = Refusal(info);
-  if (!why.empty()) return refuse(why);
-  const int fd = OpenRegularFile(dir_fd, name.c_str(), &info);
-  if (fd == -EINVAL) return refuse(Refusal(info));
-  if (fd < 0) return refuse(std::string("cannot read: ") + strerror(-fd));
-  Descriptor file(fd);
-  why = Refusal(info);
-  if (!why.empty()) return refuse(why);
-
-  // One byte more than the cap is asked for, so that a file grown since fstat is seen too.
-  std::string contents(static_cast<size_t>(info.st_size) + 1, '\0');
-  size_t used = 0;
-  for (;;) {
-    if (used == contents.size()) {
-      if (used > kLargestTableFile) break;
-      contents.resize(std::min(used * 2, kLargestTableFile + 1));
-    }
-    ssize_t n = read(file.get(), &contents[used], contents.size() - used);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return refuse(std::string("cannot read: ") + strerror(errno));
-    if (n == 0) break;
-    used += static_cast<size_t>(n);
-  }
-  if (used > kLargestTableFile) {
-    return refuse("grew past the " + std::to_string(kLargestTableFile) +
-                  " bytes a table file may have while it was read");
-  }
-  contents.resize(used);
-  *text = std::move(contents);
-  return Status::Ok();
-}
-
-namespace {
-
-// ---- The run-time layer ------------------------------------------------------------------
 
 // One table kind: where its layers come from and how its records are named in errors.
 struct TableLayers {

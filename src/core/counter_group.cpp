@@ -10,10 +10,10 @@
 
 #include <utility>
 
+#include "base/clock.h"
 #include "base/kernel.h"
 #include "base/perf_page_read.h"
 #include "base/settings.h"
-#include "base/timebase.h"
 #include "core/tracepoint_anchors.h"
 
 namespace pmapi {

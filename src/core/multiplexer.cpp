@@ -6,7 +6,7 @@
 #include <atomic>
 #include <utility>
 
-#include "base/timebase.h"
+#include "base/clock.h"
 #include "core/context.h"
 #include "core/multiplex_rotator.h"
 

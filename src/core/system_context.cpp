@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "base/timebase.h"
+#include "base/clock.h"
 #include "pmapi.h"
 
 namespace pmapi {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hpm_api.h"
+#include "launcher_rank.h"
 #include "report.h"
 #include "run_use.h"
 #include "sections.h"
@@ -31,21 +32,6 @@ int SectionsWanted() {
     return HPM_DEFAULT_INST_PTS;
   }
   return static_cast<int>(n);
-}
-
-// Under an MPI launcher the task id is the rank the launcher gives.
-bool LauncherRank(int *rank) {
-  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
-    const char *env = getenv(name);
-    if (!env || !*env) continue;
-    char *end = nullptr;
-    long value = strtol(env, &end, 10);
-    if (*end == '\0' && value >= 0 && value <= INT32_MAX) {
-      *rank = static_cast<int>(value);
-      return true;
-    }
-  }
-  return false;
 }
 
 // A forked child goes on with the run in a process of its own (sections.h, ContinueInChild).
@@ -97,7 +83,7 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
   run->generation = g_generation.fetch_add(1) + 1;
   run->requested_task_id = task_id;
   run->task_id = task_id;
-  LauncherRank(&run->task_id);
+  tools::LauncherRank(&run->task_id);  // under a launcher, the task id is the rank it gives
   if (program) {
     if (program_len == SIZE_MAX) program_len = strlen(program);
     while (program_len > 0 && program[program_len - 1] == ' ') --program_len;
@@ -112,7 +98,7 @@ void Init(int task_id, const char *program, size_t program_len, const char *file
     return;
   }
   run->counting = ChooseAndProgram(&run->events);
-  run->init_ns = NowNs();
+  run->init_ns = static_cast<long long>(pmapi::MonotonicNanos());
   Publish(run, file, line);
 }
 
@@ -123,7 +109,7 @@ void Terminate(const char *file, int line) {
     return;
   }
   StopAllSections(run, file, line);
-  run->terminate_ns = NowNs();
+  run->terminate_ns = static_cast<long long>(pmapi::MonotonicNanos());
   // Out of memory while formatting, the report is lost but the host program goes on: no
   // exception leaves a C entry point.
   try {
@@ -156,7 +142,9 @@ void GetTimeAndCounters(int num_counters, double *time, long long *values) {
   if (!run) return;
   long long counts[MAX_COUNTERS];
   ReadThreadCounts(run, counts);
-  if (time) *time = static_cast<double>(NowNs() - run->init_ns) / 1e9;
+  if (time)
+    *time =
+        static_cast<double>(static_cast<long long>(pmapi::MonotonicNanos()) - run->init_ns) / 1e9;
   if (!values) return;
   int n = static_cast<int>(run->events.names.size());
   if (num_counters < n) n = num_counters;

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 
+#include "base/clock.h"
 #include "event_set.h"
 #include "misuse.h"
 
@@ -42,7 +43,5 @@ struct Run {
   MisuseCounts misuse;
   Run *previous = nullptr;  // the next older retired run (run_use.h)
 };
-
-long long NowNs();  // CLOCK_MONOTONIC
 
 }  // namespace hpm

@@ -6,7 +6,6 @@
 
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include <new>
 
@@ -125,12 +124,6 @@ void CloseTop(Run *run, ThreadState &t, const long long now[MAX_COUNTERS], long 
 
 }  // namespace
 
-long long NowNs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
-}
-
 void StartSection(Run *run, int id, const char *label, size_t label_len, const char *file, int line,
                   bool threaded) {
   if (id < 0 || id >= run->num_sections) {
@@ -162,7 +155,7 @@ void StartSection(Run *run, int id, const char *label, size_t label_len, const c
   f.child_ns = 0;
   memset(f.child, 0, sizeof f.child);
   ReadCounts(t, run, f.start);
-  f.start_ns = NowNs();
+  f.start_ns = static_cast<long long>(pmapi::MonotonicNanos());
   ++t.depth;  // last: the frame is complete before a signal handler could see it
 }
 
@@ -186,7 +179,7 @@ void StopSection(Run *run, int id, const char *file, int line) {
     --t.frames[k].reentries;
     return;
   }
-  long long now_ns = NowNs();
+  long long now_ns = static_cast<long long>(pmapi::MonotonicNanos());
   long long now[MAX_COUNTERS];
   ReadCounts(t, run, now);
   if (k != t.depth - 1) Report(Misuse::kUnbalanced, &run->misuse, file, line, id);
@@ -201,7 +194,7 @@ void StopAllSections(Run *run, const char *file, int line) {
   ThreadState &t = StateFor(run);
   if (t.depth == 0) return;
   Report(Misuse::kOpenAtTerminate, &run->misuse, file, line, t.frames[t.depth - 1].id);
-  long long now_ns = NowNs();
+  long long now_ns = static_cast<long long>(pmapi::MonotonicNanos());
   long long now[MAX_COUNTERS];
   ReadCounts(t, run, now);
   while (t.depth > 0) CloseTop(run, t, now, now_ns);
@@ -235,7 +228,7 @@ void ContinueInChild(Run *run) {
   }
   if (!mine) return;
   // The open sections count from here: the context the next call programs starts at 0.
-  long long now_ns = NowNs();
+  long long now_ns = static_cast<long long>(pmapi::MonotonicNanos());
   for (int k = 0; k < t.depth; ++k) {
     Frame &f = t.frames[k];
     memset(f.start, 0, sizeof f.start);

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "regions.h"
 
-#include <time.h>
+#include "base/clock.h"
 
 namespace pmapi_mpi {
 
-double MonotonicSeconds() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
+double MonotonicSeconds() { return static_cast<double>(pmapi::MonotonicNanos()) * 1e-9; }
 
 int Regions::Begin(const char *name) {
   if (!name || !*name) return -1;

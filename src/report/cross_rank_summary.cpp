@@ -10,6 +10,7 @@
 
 #include <set>
 
+#include "base/clock.h"
 #include "csv.h"
 #include "json.h"
 #include "text_format.h"
@@ -23,12 +24,6 @@ using tools::JsonString;
 
 // Names WriteAtomically tries for its temporary before it gives up.
 constexpr int kTemporaryAttempts = 64;
-
-uint64_t MonotonicNanoseconds() {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
-}
 
 std::string NotCountedRanks(const EventSet &set) {
   std::string ranks;
@@ -211,7 +206,7 @@ std::string WriteAtomically(const std::string &path, const std::string &text) {
   // planted name cannot stop the write. 0644: the job's results, readable as a plain file is.
   int fd = -1;
   std::string temporary;
-  unsigned salt = static_cast<unsigned>(MonotonicNanoseconds());
+  unsigned salt = static_cast<unsigned>(pmapi::MonotonicNanos());
   for (int attempt = 0; attempt < kTemporaryAttempts && fd < 0; ++attempt) {
     temporary = path + ".tmp." + std::to_string(getpid());
     if (attempt > 0) {

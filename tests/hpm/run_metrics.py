@@ -42,7 +42,7 @@ def run(program, work, env_extra, events_file=None):
     """Runs the program in `work`; returns (json report, text report, stderr)."""
     env = dict(os.environ)
     for name in ("HPM_EVENT_SET", "HPM_OUTPUT_NAME", "HPM_NUM_INST_PTS", "OMPI_COMM_WORLD_RANK",
-                 "PMI_RANK", "PMIX_RANK"):
+                 "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "MP_CHILD", "SLURM_PROCID"):
         env.pop(name, None)
     env.update(env_extra)
     run_dir = tempfile.mkdtemp(prefix="run.", dir=work)

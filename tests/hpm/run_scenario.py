@@ -36,7 +36,7 @@ def run_all(program, args, env=None, events_file=None, expect_exit=0, timeout=12
         full_env = dict(os.environ)
         full_env.pop("HPM_EVENT_SET", None)
         for name in ("HPM_OUTPUT_NAME", "HPM_NUM_INST_PTS", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
-                     "PMIX_RANK"):
+                     "PMIX_RANK", "MV2_COMM_WORLD_RANK", "MP_CHILD", "SLURM_PROCID"):
             full_env.pop(name, None)
         full_env.update(env or {})
         if callable(events_file):

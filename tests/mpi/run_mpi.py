@@ -213,7 +213,8 @@ def main():
                      10000, 1000, 0, 4000, 3, 2500, 1.6)
         # Outside a launcher %r has no rank: a usage error before anything runs.
         env = {k: v for k, v in os.environ.items()
-               if k not in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID")}
+               if k not in ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK",
+                            "MP_CHILD", "SLURM_PROCID")}
         marker = os.path.join(scratch, "ran")
         alone = subprocess.run([pmcount, "-e", EVENT, "-o", pattern, "--", "touch", marker],
                                env=env, capture_output=True, text=True)

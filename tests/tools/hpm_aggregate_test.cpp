@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // hpmcount -a: the tasks of a job each leave their counts, and the task that completes the set
-// writes the aggregate (src/tools/aix/task_aggregate.h). Its execution time is the job's: the
+// writes the aggregate (src/tools/hpm/task_aggregate.h). Its execution time is the job's: the
 // longest task's, not the mean of the tasks' times.
 #include <gtest/gtest.h>
 

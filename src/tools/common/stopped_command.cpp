@@ -62,6 +62,19 @@ sigset_t WaitedSignals() {
   ExecOrReport(argv, report_fd);
 }
 
+// The held child: waits for the gate's byte, then execs. EOF on the gate (the tracer gave up)
+// ends it without running anything. Async-signal-safe, as RunChild.
+[[noreturn]] void RunHeldChild(char *const *argv, int gate_fd, int report_fd) {
+  if (g_blocked) sigprocmask(SIG_SETMASK, &g_original_mask, nullptr);
+  char go;
+  ssize_t n;
+  do {
+    n = read(gate_fd, &go, 1);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1) _exit(125);
+  ExecOrReport(argv, report_fd);
+}
+
 // Forks (or vforks) the child, which runs RunVforkChild or RunChild and never returns here.
 // A function of its own so that nothing of Start's lives across vfork's second return.
 __attribute__((noinline)) pid_t StartChild(bool use_vfork, char *const *argv, const int report[2]) {
@@ -95,16 +108,79 @@ pid_t WaitFor(pid_t pid, int *status, int flags, struct rusage *usage) {
 
 }  // namespace
 
-uint64_t NowNs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 void BlockWaitedSignals() {
   const sigset_t set = WaitedSignals();
   sigprocmask(SIG_BLOCK, &set, &g_original_mask);
   g_blocked = true;
+}
+
+Command::~Command() {
+  if (gate_fd_ >= 0) close(gate_fd_);  // a child still held ends without running anything
+  if (report_fd_ >= 0) close(report_fd_);
+  if (held_ && pid_ > 0 && !exited_) {
+    kill(pid_, SIGKILL);
+    int status = 0;
+    WaitFor(pid_, &status, 0, nullptr);
+  }
+}
+
+int Command::StartHeld(const std::vector<std::string> &argv) {
+  std::vector<char *> args;
+  for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  int gate[2], report[2];
+  if (pipe2(gate, O_CLOEXEC) != 0) {
+    exec_errno_ = errno;
+    return -1;
+  }
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    exec_errno_ = errno;
+    close(gate[0]);
+    close(gate[1]);
+    return -1;
+  }
+  pid_ = fork();
+  if (pid_ == 0) {
+    close(gate[1]);
+    close(report[0]);
+    RunHeldChild(args.data(), gate[0], report[1]);
+  }
+  if (pid_ < 0) exec_errno_ = errno;
+  close(gate[0]);
+  close(report[1]);
+  if (pid_ < 0) {
+    close(gate[1]);
+    close(report[0]);
+    return -1;
+  }
+  held_ = true;
+  gate_fd_ = gate[1];
+  report_fd_ = report[0];
+  return 0;
+}
+
+int Command::Release() {
+  if (gate_fd_ < 0) return exited_ ? -1 : 0;
+  const char go = 'g';
+  const bool sent = write(gate_fd_, &go, 1) == 1;
+  close(gate_fd_);
+  gate_fd_ = -1;
+  char message[1 + sizeof(int)] = {};
+  const bool failed = !sent || (ReadFully(report_fd_, message, sizeof message) == sizeof message &&
+                                message[0] == kExecFailed);
+  close(report_fd_);
+  report_fd_ = -1;
+  if (!failed) return 0;
+  if (sent) {
+    memcpy(&exec_errno_, message + 1, sizeof exec_errno_);
+  } else {
+    exec_errno_ = ECHILD;  // the child died before it could be let go
+  }
+  int status = 0;
+  WaitFor(pid_, &status, 0, &usage_);
+  exited_ = true;
+  wait_status_ = status;
+  return -1;
 }
 
 int Command::Start(const std::vector<std::string> &argv, const std::function<int(pid_t)> &arm) {
@@ -232,8 +308,9 @@ int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
   uint64_t next_tick = interval_ns ? NowNs() + interval_ns : 0;
   uint64_t next_poll = alive ? NowNs() + kAlivePollNs : 0;
   bool terminated = false;
+  int first_signal = 0;
   while (true) {
-    if (command && command->Reap()) return 0;
+    if (command && command->Reap()) return first_signal;
     const uint64_t now = NowNs();
     if (next_tick && now >= next_tick) {
       // Keep the ticks on their grid even if one ran late.
@@ -266,6 +343,7 @@ int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
     }
     if (sig < 0 || sig == SIGCHLD) continue;  // timeout, EINTR, or a child changed state
     if (!command) return sig;
+    if (!first_signal) first_signal = sig;
     command->Forward(info);
   }
 }

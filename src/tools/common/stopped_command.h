@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-// Starting the command stopped, letting the caller program the counters on it, and waiting
-// for it while passing on the signals meant for it.
+// The tools' one way to launch a command, hold it while the caller programs counters or a
+// tracer on it, and wait for it while passing on the signals meant for it (pmcount, hpmcount,
+// cpuperf, pmsample).
 //
 // The child asks to be traced (PTRACE_TRACEME) and execs; the kernel stops it right after the
 // exec, before the program's first instruction. That is the AIX rule for third-party counting
@@ -8,6 +9,9 @@
 // enable_on_exec does, so neither fork nor exec is counted. If tracing is refused (pmcount
 // itself run under strace -f, a seccomp policy), the child stops itself with SIGSTOP before
 // exec instead, and the exec is counted.
+//
+// A tracer that must see the exec itself (the program's mappings as it loads, cpuperf's and
+// pmsample's records) holds the child before its exec instead: StartHeld, then Release.
 #pragma once
 
 #include <signal.h>
@@ -20,10 +24,12 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
+
 namespace tools {
 
-// CLOCK_MONOTONIC in nanoseconds.
-uint64_t NowNs();
+// The library's clock (base/clock.h), under the name the tools' wait loops use.
+inline uint64_t NowNs() { return pmapi::MonotonicNanos(); }
 
 // Blocks the signals pmcount waits for (SIGCHLD, SIGINT, SIGTERM, SIGHUP) so that they are
 // taken with sigtimedwait, never by a handler in the middle of a pmapi call. Children get the
@@ -32,10 +38,24 @@ void BlockWaitedSignals();
 
 class Command {
  public:
+  Command() = default;
+  // A command StartHeld made is killed and reaped if it still runs: the tracer that held it
+  // is giving up. One Start made goes on (pmcount's counts of it are already read).
+  ~Command();
+  Command(const Command &) = delete;
+  Command &operator=(const Command &) = delete;
+
   // Forks, stops the child before its program runs, calls `arm(pid)`, and lets it run if arm
   // returned 0. If arm fails the child is killed and its code returned. If the command cannot
   // be executed, returns -1 with `exec_errno` set (ENOENT: not found).
   int Start(const std::vector<std::string> &argv, const std::function<int(pid_t)> &arm);
+
+  // Forks the child held before its exec, with the caller's signal mask back; Release() lets
+  // it exec. Returns 0, or -1 with `exec_errno` set (fork failed).
+  int StartHeld(const std::vector<std::string> &argv);
+  // Lets a held child exec. Returns 0 once it runs the program, or -1 when its exec failed
+  // (`exec_errno` set; the child has exited and been reaped).
+  int Release();
 
   pid_t pid() const { return pid_; }
   int exec_errno() const { return exec_errno_; }
@@ -65,6 +85,9 @@ class Command {
   bool exited_ = false;
   int wait_status_ = 0;
   struct rusage usage_ = {};
+  int gate_fd_ = -1;    // held: the write end the child waits on before its exec
+  int report_fd_ = -1;  // held: where the child says its exec failed (EOF: it worked)
+  bool held_ = false;   // started by StartHeld
 };
 
 // Waits until `command` exits (or, with no command, until `deadline_ns`, 0 for none, or a
@@ -72,7 +95,7 @@ class Command {
 // tick returns false (--interval-count reached), a wait without a command ends and a command
 // gets SIGTERM, as perf stat does. `alive` (may be empty), asked at least every 100 ms: false
 // when every attached target has exited, which ends a wait without a command.
-// Returns the signal that ended a wait without a command, else 0.
+// Returns the first SIGINT, SIGTERM or SIGHUP that came (passed on to a command), else 0.
 int WaitLoop(Command *command, uint64_t deadline_ns, uint64_t interval_ns,
              const std::function<bool()> &tick, const std::function<bool()> &alive);
 

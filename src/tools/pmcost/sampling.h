@@ -2,15 +2,11 @@
 // Timing one call at a time, and timing pm_initialize in fresh processes.
 #pragma once
 
-#include <time.h>
-
 #include <vector>
 
-inline double NowNs() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
-}
+#include "base/clock.h"
+
+inline double NowNs() { return static_cast<double>(pmapi::MonotonicNanos()); }
 
 // Calls `call` `n` times and puts each call's time in ns into *ns, which the
 // caller reserved for n (every row reuses it: nothing is allocated here). A few

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "launcher_rank.h"
+
 namespace pmcount {
 namespace {
-
-// The launchers' rank variables, the first one set wins.
-constexpr const char *kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"};
 
 bool EndsWith(const std::string &text, const std::string &tail) {
   return text.size() > tail.size() &&
@@ -18,11 +17,8 @@ bool EndsWith(const std::string &text, const std::string &tail) {
 }  // namespace
 
 std::string LauncherRank() {
-  for (const char *name : kRankVariables) {
-    const char *rank = getenv(name);
-    if (rank && *rank) return rank;
-  }
-  return "";
+  int rank = 0;
+  return tools::LauncherRank(&rank) ? std::to_string(rank) : "";
 }
 
 std::string ApplyOutputPattern(Options *options) {
@@ -51,9 +47,8 @@ std::string ApplyOutputPattern(Options *options) {
       case 'r': {
         const std::string rank = LauncherRank();
         if (rank.empty()) {
-          return "-o " + pattern +
-                 ": %r needs the rank from the launcher, but none of OMPI_COMM_WORLD_RANK, "
-                 "PMI_RANK and SLURM_PROCID is set (run pmcount under mpirun or srun)";
+          return "-o " + pattern + ": %r needs the rank from the launcher, but none of " +
+                 tools::LauncherVariables() + " is set (run pmcount under mpirun or srun)";
         }
         path += rank;
         break;

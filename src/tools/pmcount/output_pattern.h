@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 // -o under a launcher: "counts.%r.csv" gives each rank a file of its own. %r is the rank
-// (Open MPI's OMPI_COMM_WORLD_RANK, PMI's PMI_RANK or Slurm's SLURM_PROCID), %h the host name,
+// (the launchers' variables of src/report/launcher_rank.h), %h the host name,
 // %p the process id, %% a percent sign. A file name ending in .csv or .json also chooses that
 // format when no -x or --json did.
 #pragma once

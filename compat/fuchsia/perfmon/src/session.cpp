@@ -7,11 +7,14 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include <algorithm>
 #include <new>
 
+#include "base/clock.h"
 #include "base/kernel.h"
 #include "config_check.h"
 #include "event_ids.h"
+#include "fuchsia_common/perf_mmap2.h"
 #include "fuchsia_common/zx_status_from_errno.h"
 
 namespace perfmon {
@@ -59,34 +62,21 @@ std::string WhyDenied(const perf_event_attr &attr, pid_t pid) {
   return " (a target process must be your own, or you need root or CAP_PERFMON)";
 }
 
-uint64_t MonotonicNow() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
-}
-
-// PERF_RECORD_MMAP2: pid, tid, addr, len, pgoff, device and inode (24 bytes), prot, flags,
-// the file name (NUL-padded), then the sample id fields.
+// An executable mapping from a PERF_RECORD_MMAP2 of a sampling event (kBaseSampleType's sample
+// id tail after the name).
 void KeepMapping(const perf_event_header *record, std::vector<perfmon_mapping_t> *mappings) {
-  struct Fixed {
-    uint32_t pid, tid;
-    uint64_t addr, len, pgoff;
-    uint8_t device_inode[24];
-    uint32_t prot, flags;
-  } fixed;
-  if (record->size < sizeof *record + sizeof fixed) return;
-  const char *at = reinterpret_cast<const char *>(record + 1);
-  memcpy(&fixed, at, sizeof fixed);
-  if (!(fixed.prot & PROT_EXEC)) return;
-  const char *name = at + sizeof fixed;
-  size_t room = record->size - sizeof *record - sizeof fixed;
+  fuchsia_common::Mmap2Record mmap2;
+  if (!fuchsia_common::ReadMmap2(*record, reinterpret_cast<const uint8_t *>(record),
+                                 fuchsia_common::SampleIdBytes(kBaseSampleType), &mmap2) ||
+      !(mmap2.prot & PROT_EXEC)) {
+    return;
+  }
   perfmon_mapping_t mapping{};
-  mapping.pid = static_cast<int32_t>(fixed.pid);
-  mapping.start = fixed.addr;
-  mapping.end = fixed.addr + fixed.len;
-  mapping.file_offset = fixed.pgoff;
-  size_t length = strnlen(name, room < sizeof mapping.path ? room : sizeof mapping.path - 1);
-  memcpy(mapping.path, name, length);
+  mapping.pid = static_cast<int32_t>(mmap2.pid);
+  mapping.start = mmap2.addr;
+  mapping.end = mmap2.addr + mmap2.len;
+  mapping.file_offset = mmap2.pgoff;
+  memcpy(mapping.path, mmap2.name.data(), std::min(mmap2.name.size(), sizeof mapping.path - 1));
   try {
     mappings->push_back(mapping);
   } catch (const std::bad_alloc &) {
@@ -286,7 +276,7 @@ void Session::WriteFinalRecords(Cpu *cpu) {
   uint8_t bytes[sizeof(perfmon_time_record_t) +
                 PERFMON_MAX_NUM_EVENTS * sizeof(perfmon_count_record_t)];
   size_t size = 0;
-  perfmon_time_record_t time{{PERFMON_RECORD_TIME, 0, 0}, MonotonicNow()};
+  perfmon_time_record_t time{{PERFMON_RECORD_TIME, 0, 0}, pmapi::MonotonicNanos()};
   memcpy(bytes, &time, sizeof time);
   size += sizeof time;
   for (size_t i = 0; i < cpu->events.count; ++i) {

@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuchsia_common/shared_buffer.h"
+
 namespace perfmon {
 namespace {
 
@@ -27,22 +29,12 @@ zx_status_t StatusForErrno(int err) {
 }  // namespace
 
 zx_status_t TraceBuffer::Make(size_t bytes, std::unique_ptr<TraceBuffer> *out) {
-  int fd = memfd_create("perfmon-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (fd < 0) return StatusForErrno(errno);
-  // The size is fixed from now on, so a reader's mapping can never lose its pages.
-  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0 ||
-      fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) != 0) {
-    int err = errno;
-    close(fd);
+  fuchsia_common::SharedBuffer buffer;
+  fuchsia_common::SharedBufferStep failed;
+  if (int err = fuchsia_common::MakeSharedBuffer("perfmon-buffer", bytes, &buffer, &failed)) {
     return StatusForErrno(err);
   }
-  void *base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (base == MAP_FAILED) {
-    int err = errno;
-    close(fd);
-    return StatusForErrno(err);
-  }
-  out->reset(new TraceBuffer(fd, static_cast<uint8_t *>(base), bytes));
+  out->reset(new TraceBuffer(buffer.fd, static_cast<uint8_t *>(buffer.base), bytes));
   (*out)->Reset();
   return ZX_OK;
 }

@@ -26,9 +26,9 @@
 #include "option_table.h"
 #include "output_file.h"
 #include "session_spec.h"
+#include "stopped_command.h"
 #include "tool_messages.h"
 #include "trace_outputs.h"
-#include "traced_command.h"
 
 namespace cpuperf {
 namespace {
@@ -325,7 +325,7 @@ const char *SignalName(int sig) {
 int Run(int argc, char **argv) {
   // Before any thread exists (the controller's drain thread), so that every thread has them
   // blocked and the wait below takes them.
-  BlockWaitedSignals();
+  tools::BlockWaitedSignals();
   Options options;
   int early_exit = -1;
   std::string error = ParseOptions(argc, argv, &options, &early_exit);
@@ -362,10 +362,12 @@ int Run(int argc, char **argv) {
   std::vector<SavedTrace> saved;
   std::vector<perfmon_mapping_t> mappings;  // of every iteration, for --pprof
   for (uint32_t iteration = 0; iteration < spec.num_iterations && !stopped_by; ++iteration) {
-    std::unique_ptr<TracedCommand> command;
+    // Held before its exec, so that the trace sees the exec and everything after it.
+    std::unique_ptr<tools::Command> command;
     if (!options.command.empty()) {
-      command = std::make_unique<TracedCommand>(options.command);
-      if (command->pid() < 0) return Fail(std::string("fork: ") + strerror(errno));
+      command = std::make_unique<tools::Command>();
+      if (command->StartHeld(options.command) != 0)
+        return Fail(std::string("fork: ") + strerror(command->exec_errno()));
       controller->SetTarget({command->pid(), 1});
     }
     status = controller->Start();
@@ -373,8 +375,13 @@ int Run(int argc, char **argv) {
       return Fail(std::string("Start: ") + perfmon_status_name(status) + ": " +
                   controller->last_error());
     }
-    if (command) command->Go();
-    stopped_by = WaitFor(command.get(), spec.duration);
+    // An exec that failed: said here; the command's status (127, 126) is then cpuperf's.
+    if (command && command->Release() != 0)
+      command->ExplainExecFailure("cpuperf", options.command[0]);
+    // Without a command, the duration: a deadline of now ends the wait at once.
+    const uint64_t deadline =
+        tools::NowNs() + std::max<uint64_t>(1, static_cast<uint64_t>(spec.duration * 1e9));
+    stopped_by = tools::WaitLoop(command.get(), deadline, 0, [] { return true; }, {});
     if (command) exit_code = command->exit_status();
     controller->Stop();
     std::vector<perfmon_mapping_t> made;

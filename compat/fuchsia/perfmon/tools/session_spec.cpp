@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "lib/perfmon/events.h"
-#include "tracefs_access.h"
+#include "pmapi_catalog.h"
 
 namespace cpuperf {
 namespace {
@@ -176,6 +176,16 @@ std::string ParseEventArgument(const std::string &text, EventSpec *event) {
   return "";
 }
 
+// Why tracepoints may be hidden from this user (tracefs closed or not mounted), or "": the
+// library's one sentence, through its catalog search (pmapi_catalog.h). The lookup before it
+// made the library ready, in the one engine libperfmon shares; if it could not, no hint.
+static std::string TracepointsHidden(const std::string &name) {
+  pm_catalog_suggestions_t found;
+  if (pm_catalog_suggest(name.c_str(), PM_CATALOG_HIDDEN_ANY | PM_CATALOG_NAMES_ONLY, &found) != 0)
+    return "";
+  return found.hidden;
+}
+
 std::string ResolveEvents(SessionSpec *spec) {
   if (spec->events.empty()) return "events: none given (a spec's \"events\" or -e)";
   for (size_t i = 0; i < spec->events.size(); ++i) {
@@ -187,7 +197,7 @@ std::string ResolveEvents(SessionSpec *spec) {
              "' is not a group (fixed, arch, model, misc, linux, tracepoint)";
     }
     if (status != ZX_OK) {
-      const std::string hidden = event.group == "tracepoint" ? TracefsUnreadable() : "";
+      const std::string hidden = event.group == "tracepoint" ? TracepointsHidden(event.name) : "";
       if (!hidden.empty()) return field + ".event_name: " + event.FullName() + ": " + hidden;
       return field + ".event_name: this machine has no event " + event.FullName() +
              " (cpuperf --list-events)";

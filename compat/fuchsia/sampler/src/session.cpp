@@ -14,6 +14,8 @@
 #include <cstring>
 
 #include "fuchsia_common/fxt.h"
+#include "fuchsia_common/perf_mmap2.h"
+#include "fuchsia_common/shared_buffer.h"
 #include "fuchsia_common/zx_status_from_errno.h"
 #include "topology/cpu_map.h"
 
@@ -55,9 +57,11 @@ zx_status_t FromCore(const pmapi::Status& status, const char* privilege_hint,
   return zx;
 }
 
-// What sample_id_all puts at the end of every record but a sample: {pid, tid}, time, id,
-// {cpu, reserved}, as SessionAttributes' sample_type asks.
-constexpr size_t kSampleIdBytes = 32;
+// The sample_type of every event of a session (SessionAttributes), and what sample_id_all
+// then puts at the end of every record but a sample: {pid, tid}, time, id, {cpu, reserved}.
+constexpr uint64_t kSessionSampleType =
+    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+constexpr size_t kSampleIdBytes = fuchsia_common::SampleIdBytes(kSessionSampleType);
 constexpr size_t kSampleIdTimeFromEnd = 24;
 
 // The attributes every event of a session shares (a ring takes only events on one clock).
@@ -71,8 +75,7 @@ perf_event_attr SessionAttributes() {
   // Timestamps on CLOCK_MONOTONIC: the records' ticks are its nanoseconds.
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
-  attr.sample_type =
-      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+  attr.sample_type = kSessionSampleType;
   attr.sample_id_all = 1;
   return attr;
 }
@@ -97,29 +100,10 @@ size_t UserPcs(const uint64_t* chain, uint64_t count, uint64_t* pcs) {
   return n;
 }
 
-// A PERF_RECORD_MMAP2 of executable code: where it is mapped and the file's name. The record
-// ends with sample_id_all's kSampleIdBytes, which the name must not run into.
-struct ExecMapping {
-  uint32_t pid = 0, tid = 0;
-  uint64_t addr = 0, len = 0, pgoff = 0;
-  std::string name;
-};
-
-bool ReadExecMapping(const perf_event_header& header, const uint8_t* record, ExecMapping* out) {
-  struct {
-    uint32_t pid, tid;
-    uint64_t addr, len, pgoff;
-    uint32_t maj, min;
-    uint64_t ino, ino_generation;
-    uint32_t prot, flags;
-  } m;
-  if (header.size < sizeof header + sizeof m + kSampleIdBytes) return false;
-  std::memcpy(&m, record + sizeof header, sizeof m);
-  if (!(m.prot & PROT_EXEC)) return false;
-  const char* name = reinterpret_cast<const char*>(record + sizeof header + sizeof m);
-  const size_t limit = header.size - sizeof header - sizeof m - kSampleIdBytes;
-  *out = {m.pid, m.tid, m.addr, m.len, m.pgoff, std::string(name, strnlen(name, limit))};
-  return true;
+// A PERF_RECORD_MMAP2 of executable code: where it is mapped and the file's name.
+bool ReadExecMapping(const perf_event_header& header, const uint8_t* record,
+                     fuchsia_common::Mmap2Record* out) {
+  return fuchsia_common::ReadMmap2(header, record, kSampleIdBytes, out) && (out->prot & PROT_EXEC);
 }
 
 }  // namespace
@@ -145,14 +129,17 @@ zx_status_t Session::Create(const zx_sampler_config_t& config, std::unique_ptr<S
   for (size_t cpu = 0; cpu < s->regions_.size(); ++cpu) {
     Region& region = s->regions_[cpu];
     std::string name = "zx_sampler_region_" + std::to_string(cpu);
-    region.memfd = memfd_create(name.c_str(), MFD_CLOEXEC);
-    if (region.memfd < 0) return FromErrno(errno, "memfd_create", error);
-    if (ftruncate(region.memfd, static_cast<off_t>(region_size)) != 0)
-      return FromErrno(errno, "sizing a region of " + std::to_string(region_size) + " bytes",
-                       error);
-    void* map = mmap(nullptr, region_size, PROT_READ | PROT_WRITE, MAP_SHARED, region.memfd, 0);
-    if (map == MAP_FAILED) return FromErrno(errno, "mapping a region", error);
-    region.words = static_cast<uint64_t*>(map);
+    fuchsia_common::SharedBuffer buffer;
+    fuchsia_common::SharedBufferStep failed;
+    if (int err = fuchsia_common::MakeSharedBuffer(name.c_str(), region_size, &buffer, &failed)) {
+      const std::string step = failed == fuchsia_common::SharedBufferStep::kCreate ? "memfd_create"
+                               : failed == fuchsia_common::SharedBufferStep::kMap
+                                   ? "mapping a region"
+                                   : "sizing a region of " + std::to_string(region_size) + " bytes";
+      return FromErrno(err, step, error);
+    }
+    region.memfd = buffer.fd;
+    region.words = static_cast<uint64_t*>(buffer.base);
     region.size = region_size;
     if (!online[cpu]) continue;
     core = s->sampling_->AddRing(static_cast<int>(cpu), RingAnchor(), kRingPages);
@@ -360,7 +347,7 @@ void Session::Follow(const perf_event_header& header, const uint8_t* record) {
   const uint8_t* body = record + sizeof header;
   uint32_t ids[2];
   if (header.type == PERF_RECORD_MMAP2) {
-    ExecMapping m;
+    fuchsia_common::Mmap2Record m;
     if (!ReadExecMapping(header, record, &m)) return;
     unwinder_->Mapped(static_cast<pid_t>(m.pid), m.addr, m.len, m.pgoff, m.name);
   } else if (header.type == PERF_RECORD_COMM && (header.misc & PERF_RECORD_MISC_COMM_EXEC)) {
@@ -428,7 +415,7 @@ void Session::TaskEvent(const perf_event_header& header, const uint8_t* record) 
   uint32_t ids[4] = {};
   switch (header.type) {
     case PERF_RECORD_MMAP2: {
-      ExecMapping m;
+      fuchsia_common::Mmap2Record m;
       if (!ReadExecMapping(header, record, &m)) return;
       event.kind = ZX_SAMPLER_TASK_MAP;
       event.pid = m.pid;

@@ -11,7 +11,9 @@
 #include <new>
 #include <string>
 
+#include "base/clock.h"
 #include "core/sampling_session.h"
+#include "fuchsia_common/zx_status_names.h"
 #include "session.h"
 
 #define ZX_SAMPLER_EXPORT extern "C" __attribute__((visibility("default")))
@@ -230,38 +232,11 @@ ZX_SAMPLER_EXPORT zx_status_t zx_sampler_set_event(zx_handle_t handle, uint32_t 
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_per_second(void) { return 1000000000; }
 
 ZX_SAMPLER_EXPORT zx_ticks_t zx_ticks_get(void) {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<zx_ticks_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return static_cast<zx_ticks_t>(pmapi::MonotonicNanos());
 }
 
 ZX_SAMPLER_EXPORT const char* zx_sampler_last_error(void) { return t_last_error.c_str(); }
 
 ZX_SAMPLER_EXPORT const char* zx_sampler_status_name(zx_status_t status) {
-  switch (status) {
-    case ZX_OK:
-      return "ZX_OK";
-    case ZX_ERR_INTERNAL:
-      return "ZX_ERR_INTERNAL";
-    case ZX_ERR_NOT_SUPPORTED:
-      return "ZX_ERR_NOT_SUPPORTED";
-    case ZX_ERR_NO_RESOURCES:
-      return "ZX_ERR_NO_RESOURCES";
-    case ZX_ERR_NO_MEMORY:
-      return "ZX_ERR_NO_MEMORY";
-    case ZX_ERR_INVALID_ARGS:
-      return "ZX_ERR_INVALID_ARGS";
-    case ZX_ERR_BAD_HANDLE:
-      return "ZX_ERR_BAD_HANDLE";
-    case ZX_ERR_OUT_OF_RANGE:
-      return "ZX_ERR_OUT_OF_RANGE";
-    case ZX_ERR_BAD_STATE:
-      return "ZX_ERR_BAD_STATE";
-    case ZX_ERR_ALREADY_EXISTS:
-      return "ZX_ERR_ALREADY_EXISTS";
-    case ZX_ERR_ACCESS_DENIED:
-      return "ZX_ERR_ACCESS_DENIED";
-    default:
-      return "ZX_ERR_UNKNOWN";
-  }
+  return fuchsia_common::ZxStatusNameOf(status);
 }

@@ -216,6 +216,8 @@ TEST(ZxSamplerStatus, NamesEveryStatusItReturns) {
   EXPECT_STREQ(zx_sampler_status_name(ZX_ERR_BAD_STATE), "ZX_ERR_BAD_STATE");
   EXPECT_STREQ(zx_sampler_status_name(ZX_ERR_ALREADY_EXISTS), "ZX_ERR_ALREADY_EXISTS");
   EXPECT_STREQ(zx_sampler_status_name(ZX_ERR_ACCESS_DENIED), "ZX_ERR_ACCESS_DENIED");
+  // The thread of an attach that is gone (the errno map's ESRCH).
+  EXPECT_STREQ(zx_sampler_status_name(ZX_ERR_NOT_FOUND), "ZX_ERR_NOT_FOUND");
   EXPECT_STREQ(zx_sampler_status_name(-12345), "ZX_ERR_UNKNOWN");
   EXPECT_EQ(ZX_ERR_BAD_STATE, -20);
   EXPECT_EQ(ZX_ERR_ALREADY_EXISTS, -26);

@@ -30,6 +30,7 @@
 #include "output_file.h"
 #include "outputs.h"
 #include "recording.h"
+#include "stopped_command.h"
 #include "tool_messages.h"
 #include "zircon/sampler-linux.h"
 #include "zircon/syscalls-next.h"
@@ -312,32 +313,7 @@ zx_status_t AttachProcess(zx_handle_t session, pid_t pid, pmsample::Recording* r
   return attached.empty() ? ZX_ERR_BAD_STATE : ZX_OK;
 }
 
-double Now() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-// Starts the command stopped before exec; *go lets it exec. Returns the pid or -1.
-pid_t SpawnStopped(const std::vector<char*>& command, int* go) {
-  int gate[2];
-  if (pipe2(gate, O_CLOEXEC) != 0) return -1;
-  pid_t child = fork();
-  if (child < 0) return -1;
-  if (child == 0) {
-    close(gate[1]);
-    char byte;
-    if (read(gate[0], &byte, 1) != 1) _exit(127);
-    std::vector<char*> argv(command);
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "pmsample: cannot run %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(gate[0]);
-  *go = gate[1];
-  return child;
-}
+double Now() { return static_cast<double>(tools::NowNs()) * 1e-9; }
 
 }  // namespace
 
@@ -350,6 +326,10 @@ int main(int argc, char** argv) {
   Outputs outputs;
   if (!OpenOutputs(options, &outputs, &error)) return Fail(error);
 
+  // A command's wait takes the signals (tools::WaitLoop passes them on): blocked before the
+  // sampler starts a thread, so that every thread has them blocked.
+  tools::Command command;
+  if (!options.command.empty()) tools::BlockWaitedSignals();
   zx_sampler_config_t config{};
   config.period = options.period_ns;
   config.buffer_size = options.buffer_mb << 20;
@@ -378,11 +358,13 @@ int main(int argc, char** argv) {
   if (!options.command.empty()) {
     for (char* arg : options.command)
       facts.command += (facts.command.empty() ? "" : " ") + std::string(arg);
-    int go = -1;
-    pid_t child = SpawnStopped(options.command, &go);
-    if (child < 0) {
-      return Fail(std::string("cannot start ") + options.command[0] + ": " + std::strerror(errno));
+    // Held before its exec, so that the sampler sees the exec and the mappings it makes.
+    const std::vector<std::string> words(options.command.begin(), options.command.end());
+    if (command.StartHeld(words) != 0) {
+      return Fail(std::string("cannot start ") + options.command[0] + ": " +
+                  std::strerror(command.exec_errno()));
     }
+    const pid_t child = command.pid();
     g_child = child;
     // Until it execs, the child is a copy of this program.
     std::vector<fuchsia_common::Mapping> own;
@@ -390,20 +372,13 @@ int main(int argc, char** argv) {
     recording.AddInitialProcess(child, own);
     status = zx_sampler_attach_etc(session, static_cast<zx_handle_t>(child),
                                    ZX_SAMPLER_ATTACH_DESCENDANTS);
-    if (status != ZX_OK) {
-      kill(child, SIGKILL);
-      waitpid(child, nullptr, 0);
-      return Fail("attaching the command", status);
-    }
+    if (status != ZX_OK) return Fail("attaching the command", status);  // ~Command kills it
     facts.start_ticks = static_cast<uint64_t>(zx_ticks_get());
     status = zx_sampler_start(session);
     if (status != ZX_OK) return Fail("starting", status);
-    (void)!write(go, "g", 1);
-    close(go);
-    int wait_status = 0;
-    while (waitpid(child, &wait_status, 0) < 0 && errno == EINTR) {
-    }
-    exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+    if (command.Release() != 0) command.ExplainExecFailure("pmsample", options.command[0]);
+    tools::WaitLoop(&command, 0, 0, [] { return true; }, {});
+    exit_code = command.exit_status();
   } else {
     facts.command = "-p " + std::to_string(options.pid);
     std::vector<fuchsia_common::Mapping> maps;

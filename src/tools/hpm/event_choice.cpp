@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/small_file.h"
 #include "catalog/catalog.h"
 #include "catalog/group_catalog.h"
 #include "group_suggestion.h"
@@ -118,37 +119,17 @@ std::string ResolveGroups(const std::string &list, bool zero_is_all, const pm_gr
 }
 
 bool ReadLibHpmEvents(std::string *text, std::string *why) {
-  struct stat info;
-  if (stat(kEventsFile, &info) < 0) {
-    if (errno == ENOENT) return false;
-    *why = std::string(kEventsFile) + ": " + strerror(errno);
-    return true;
+  std::string contents, reason;
+  switch (pmapi::ReadSmallFile(AT_FDCWD, kEventsFile, kLargestEventsFile, "a libHPM_events file",
+                               &contents, &reason)) {
+    case pmapi::SmallFile::kAbsent:
+      return false;
+    case pmapi::SmallFile::kRefused:
+      *why = std::string(kEventsFile) + " " + reason;
+      return true;
+    case pmapi::SmallFile::kRead:
+      break;
   }
-  if (!S_ISREG(info.st_mode)) {
-    *why = std::string(kEventsFile) + " is not a regular file";
-    return true;
-  }
-  if (static_cast<size_t>(info.st_size) > kLargestEventsFile) {
-    *why = std::string(kEventsFile) + " is larger than " + std::to_string(kLargestEventsFile) +
-           " bytes";
-    return true;
-  }
-  // Without blocking: a FIFO swapped in after the stat must not hang the command.
-  const int fd = open(kEventsFile, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    *why = std::string(kEventsFile) + ": " + strerror(errno);
-    return true;
-  }
-  std::string contents(kLargestEventsFile + 1, '\0');
-  size_t got = 0;
-  while (got < contents.size()) {
-    const ssize_t n = read(fd, &contents[got], contents.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
-  contents.resize(got);
   std::string words;
   for (const std::string &line : Split(contents, "\n")) {
     const std::string body = line.substr(0, line.find('#'));

@@ -11,10 +11,9 @@
 
 namespace aix {
 
-// Who this task is in its job, from the launcher's environment: POE (MP_CHILD, MP_PROCS,
-// MP_PARTITION), Slurm (SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID and SLURM_STEP_ID), MPICH's
-// Hydra (PMI_RANK, PMI_SIZE) or Open MPI (OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE) for the
-// rank and size; the job's name only from POE or Slurm, or HPM_AGGREGATE_ID.
+// Who this task is in its job, from the launcher's environment: the rank and size from the
+// first launcher of src/report/launcher_rank.h that sets both; the job's name only from POE
+// (MP_PARTITION) or Slurm (SLURM_JOB_ID and SLURM_STEP_ID), or HPM_AGGREGATE_ID.
 struct TaskIdentity {
   int rank = -1;
   int size = 0;

@@ -10,16 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 
+#include "base/small_file.h"
 #include "cross_rank_summary.h"
+#include "launcher_rank.h"
 
 namespace aix {
 namespace {
-
-constexpr int kMaxTasks = 1 << 20;
 
 const char *Env(const char *name) {
   const char *value = getenv(name);
@@ -57,7 +56,13 @@ std::string TaskFile(const HpmReport &report) {
 }
 
 bool ReadTask(const std::string &path, int rank, pmapi_mpi::EventSet *set) {
-  std::ifstream file(path);
+  // Read as the claim is: a FIFO or a link planted among the task files is no task.
+  std::string text, why;
+  if (pmapi::ReadSmallFile(AT_FDCWD, path.c_str(), 1u << 20, "a task file", &text, &why,
+                           O_NOFOLLOW) != pmapi::SmallFile::kRead) {
+    return false;
+  }
+  std::istringstream file(text);
   std::string line;
   pmapi_mpi::RankCounts counts;
   counts.rank = rank;
@@ -101,19 +106,11 @@ std::string TaskFilesSeen(const std::map<int, std::string> &tasks) {
   return seen;
 }
 
-// What `path` holds, if it is a regular file (never waiting on a FIFO planted there).
+// What `path` holds, if it is a regular file of at most 1 MiB (never waiting on a FIFO, nor
+// following a link, planted there); "" otherwise.
 std::string ReadClaim(const std::string &path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return "";
-  std::string text;
-  struct stat info;
-  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    char buffer[4096];
-    for (ssize_t n; text.size() < (1u << 20) && (n = read(fd, buffer, sizeof buffer)) > 0;) {
-      text.append(buffer, static_cast<size_t>(n));
-    }
-  }
-  close(fd);
+  std::string text, why;
+  pmapi::ReadSmallFile(AT_FDCWD, path.c_str(), 1u << 20, "a claim", &text, &why, O_NOFOLLOW);
   return text;
 }
 
@@ -190,17 +187,7 @@ std::string Aggregate(const pmapi_mpi::EventSet &set, const HpmReport &report,
 
 TaskIdentity IdentifyTask() {
   TaskIdentity task;
-  const struct {
-    const char *rank, *size;
-  } launchers[] = {{"MP_CHILD", "MP_PROCS"},
-                   {"SLURM_PROCID", "SLURM_NTASKS"},
-                   {"PMI_RANK", "PMI_SIZE"},
-                   {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}};
-  for (const auto &launcher : launchers) {
-    if (Number(Env(launcher.rank), 0, kMaxTasks, &task.rank) &&
-        Number(Env(launcher.size), 1, kMaxTasks, &task.size) && task.rank < task.size) {
-      break;
-    }
+  if (!tools::LauncherTask(&task.rank, &task.size)) {
     task.rank = -1;
     task.size = 0;
   }
@@ -213,9 +200,7 @@ TaskIdentity IdentifyTask() {
     if (const char *step = Env("SLURM_STEP_ID")) task.job += std::string(".") + step;
   }
   if (task.rank < 0) {
-    task.why =
-        "no task rank and size in the environment (MP_CHILD and MP_PROCS, SLURM_PROCID "
-        "and SLURM_NTASKS, PMI_RANK and PMI_SIZE, or OMPI_COMM_WORLD_RANK and _SIZE)";
+    task.why = "no task rank and size in the environment (" + tools::LauncherVariables(true) + ")";
   } else if (task.job.empty() || task.job.find('/') != std::string::npos) {
     task.why =
         "no job name for the tasks to share (MP_PARTITION, SLURM_JOB_ID or "
