@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// The agent's configuration file (pmapi.conf in its PCP directory): `key = value` lines,
+// '#' comments. Keys: events (a spec or a group name; empty: the library's default),
+// cgroup_root (the directory whose subdirectories are jobs; empty: no jobs).
+#ifndef PMAPI_PCP_AGENT_CONFIG_H
+#define PMAPI_PCP_AGENT_CONFIG_H
+
+#include <string>
+
+namespace pmapi_pcp {
+
+struct AgentConfig {
+  std::string events;
+  std::string cgroup_root;
+};
+
+// Reads `path` into *config. A missing file is the defaults. False, with *why naming the file
+// and line, for a line that is not `key = value` or an unknown key.
+bool ReadAgentConfig(const std::string &path, AgentConfig *config, std::string *why);
+
+}  // namespace pmapi_pcp
+
+#endif  // PMAPI_PCP_AGENT_CONFIG_H
