@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The agent's configuration file (pmapi.conf in its PCP directory): `key = value` lines,
 // '#' comments. Keys: events (a spec or a group name; empty: the library's default),
-// cgroup_root (the directory whose subdirectories are jobs; empty: no jobs).
+// cgroup_root (the directory whose subdirectories are jobs; empty: no jobs), job_access
+// (owner: a job's instances only to the owner of its directory and root; all: to every client
+// pmcd lets in).
 #ifndef PMAPI_PCP_AGENT_CONFIG_H
 #define PMAPI_PCP_AGENT_CONFIG_H
 
@@ -12,6 +14,7 @@ namespace pmapi_pcp {
 struct AgentConfig {
   std::string events;
   std::string cgroup_root;
+  bool jobs_to_owner = true;
 };
 
 // Reads `path` into *config. A missing file is the defaults. False, with *why naming the file

@@ -217,10 +217,10 @@ void Counting::ScanJobs() {
       if (stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
       Job job;
       job.name = entry->d_name;
-      job.owner = info.st_uid;
       for (Job &old : jobs_) {
         if (old.name == job.name) job = old;
       }
+      job.owner = info.st_uid;  // a scheduler may hand the directory to its user at any time
       if (!job.session && job.why.empty()) {
         auto inserted = job_instances_.emplace(job.name, static_cast<int>(job_instances_.size()));
         job.instance = inserted.first->second;

@@ -12,7 +12,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,11 +71,38 @@ void SetInstances(int serial, std::vector<std::pair<int, std::string>> list) {
   g_indoms[serial].it_set = g_instances[serial].data();
 }
 
+// The uid each client context gave pmcd (PMDA_ATTR_USERID); a context without one (a remote
+// client) is nobody's.
+std::map<int, long> g_client_uid;
+int g_context = -1;  // the client context of the request being answered
+
+int Attribute(int context, int attribute, const char *value, int length, pmdaExt *pmda) {
+  if (attribute == PMDA_ATTR_USERID) g_client_uid[context] = strtol(value, nullptr, 10);
+  return pmdaAttribute(context, attribute, value, length, pmda);
+}
+
+void EndContext(int context) { g_client_uid.erase(context); }
+
+// Whether the client being answered may see a job owned by `owner`: root and the owner, as
+// PCP's proc agent lets a client see its own processes.
+bool MaySee(unsigned owner) {
+  if (!g_config.jobs_to_owner) return true;
+  const auto client = g_client_uid.find(g_context);
+  if (client == g_client_uid.end()) return false;
+  return client->second == 0 || client->second == static_cast<long>(owner);
+}
+
+// The jobs now under the root, as the client being answered may see them.
 void RefreshJobs() {
   g_counting.ScanJobs();
   std::vector<std::pair<int, std::string>> list;
+  static std::map<std::string, std::string> logged;  // each failure once, in the agent's log
   for (const auto &job : g_counting.jobs()) {
-    if (job.counted) list.push_back({job.instance, job.name});
+    if (!job.counted && logged[job.name] != job.why) {
+      logged[job.name] = job.why;
+      pmNotifyErr(LOG_WARNING, "job %s not counted: %s", job.name.c_str(), job.why.c_str());
+    }
+    if (job.counted && MaySee(job.owner)) list.push_back({job.instance, job.name});
   }
   SetInstances(kJobIndom, list);
 }
@@ -179,6 +208,7 @@ void ReadScopes(bool cpus, bool jobs) {
 }
 
 int Fetch(int numpmid, pmID *pmidlist, pmResult **resp, pmdaExt *pmda) {
+  g_context = pmda->e_context;
   bool cpus = false, jobs = false;
   for (int i = 0; i < numpmid; ++i) {
     const unsigned scope = pmID_cluster(pmidlist[i]) >> 10;
@@ -200,7 +230,8 @@ const std::vector<EventCount> *CountsOf(Scope scope, unsigned inst) {
   }
   const auto &jobs = g_counting.jobs();
   for (size_t j = 0; j < jobs.size() && j < g_job_counts.size(); ++j) {
-    if (jobs[j].instance == static_cast<int>(inst)) return g_job_ok[j] ? &g_job_counts[j] : nullptr;
+    if (jobs[j].instance != static_cast<int>(inst)) continue;
+    return g_job_ok[j] && MaySee(jobs[j].owner) ? &g_job_counts[j] : nullptr;
   }
   return nullptr;
 }
@@ -260,6 +291,7 @@ int FetchValue(pmdaMetric *metric, unsigned int inst, pmAtomValue *atom) {
 }
 
 int Instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda) {
+  g_context = pmda->e_context;
   if (pmInDom_serial(indom) == kJobIndom) RefreshJobs();
   return pmdaInstance(indom, inst, name, result, pmda);
 }
@@ -350,6 +382,9 @@ int main(int argc, char **argv) {
   dispatch.version.seven.pmid = Pmid;
   dispatch.version.seven.name = Name;
   dispatch.version.seven.children = Children;
+  dispatch.version.seven.attribute = Attribute;
+  pmdaSetEndContextCallBack(&dispatch, EndContext);
+  pmdaSetCommFlags(&dispatch, PMDA_FLAG_AUTHORIZE);
   pmdaSetFetchCallBack(&dispatch, FetchValue);
   pmdaSetLabelCallBack(&dispatch, CpuLabels);
   pmdaInit(&dispatch, g_indoms, kIndoms, g_metrics.data(), static_cast<int>(g_metrics.size()));
