@@ -70,6 +70,7 @@ class Counting {
   // why. Events refused one by one are in refusals(), the others count.
   bool Configure(const std::string &spec);
 
+  bool ok() const { return cpu_session_ != nullptr; }  // Configure succeeded
   const std::string &spec() const { return spec_; }
   const std::string &state() const { return state_; }
   const std::string &note() const { return note_; }

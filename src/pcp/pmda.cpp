@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ struct MetricInfo {
   std::string help;
 };
 
-Counting g_counting;
+std::unique_ptr<Counting> g_counting = std::make_unique<Counting>();
 pmapi_pcp::AgentConfig g_config;
 std::vector<MetricInfo> g_infos;
 std::vector<pmdaMetric> g_metrics;
@@ -94,10 +95,10 @@ bool MaySee(unsigned owner) {
 
 // The jobs now under the root, as the client being answered may see them.
 void RefreshJobs() {
-  g_counting.ScanJobs();
+  g_counting->ScanJobs();
   std::vector<std::pair<int, std::string>> list;
   static std::map<std::string, std::string> logged;  // each failure once, in the agent's log
-  for (const auto &job : g_counting.jobs()) {
+  for (const auto &job : g_counting->jobs()) {
     if (!job.counted && logged[job.name] != job.why) {
       logged[job.name] = job.why;
       pmNotifyErr(LOG_WARNING, "job %s not counted: %s", job.name.c_str(), job.why.c_str());
@@ -134,6 +135,10 @@ void AddMetric(Scope scope, Kind kind, int index, MetricId id, const std::string
 // formulas, and the agent's status.
 void BuildMetrics() {
   using pmapi_pcp::AgentMetricId;
+  g_infos.clear();
+  g_metrics.clear();
+  if (g_tree != nullptr) pmdaTreeRelease(g_tree);
+  g_tree = nullptr;
   AddMetric(Scope::kAgent, Kind::kShare, pmapi_pcp::kStateItem,
             AgentMetricId(pmapi_pcp::kStateItem), "pmapi.status.state",
             "What the agent counts, or the library's sentence saying why it counts nothing");
@@ -149,7 +154,7 @@ void BuildMetrics() {
   AddMetric(Scope::kAgent, Kind::kShare, pmapi_pcp::kCgroupItem,
             AgentMetricId(pmapi_pcp::kCgroupItem), "pmapi.status.cgroup_root",
             "The cgroup v2 directory whose subdirectories are jobs (empty: no jobs)");
-  const auto &events = g_counting.events();
+  const auto &events = g_counting->events();
   for (int s = 0; s < 3; ++s) {
     const Scope scope = static_cast<Scope>(s);
     for (size_t e = 0; e < events.size(); ++e) {
@@ -165,9 +170,9 @@ void BuildMetrics() {
                 "Share of " + event.name + "'s enabled time it was on a counter " + where +
                     " (1: counted all the time; below 1: multiplexed)");
     }
-    for (const auto &formula : g_counting.formulas()) {
+    for (const auto &formula : g_counting->formulas()) {
       AddMetric(scope, Kind::kDerived, formula.position,
-                pmapi_pcp::DerivedMetricId(scope, g_counting.group_id(), formula.position),
+                pmapi_pcp::DerivedMetricId(scope, g_counting->group_id(), formula.position),
                 std::string("pmapi.derived.") + kScopeName[s] + "." + formula.leaf,
                 formula.name + " = " + formula.formula + " " + WhereText(s));
     }
@@ -182,14 +187,14 @@ void BuildMetrics() {
 
 // Reads the scopes a fetch asks for, once.
 void ReadScopes(bool cpus, bool jobs) {
-  const size_t nevents = g_counting.events().size();
+  const size_t nevents = g_counting->events().size();
   if (cpus) {
-    const size_t ncpus = g_counting.cpus().size();
+    const size_t ncpus = g_counting->cpus().size();
     g_cpu_counts.assign(ncpus, {});
     g_cpu_ok.assign(ncpus, false);
     g_node_counts.assign(nevents, EventCount{});
     for (size_t c = 0; c < ncpus; ++c) {
-      g_cpu_ok[c] = g_counting.ReadCpu(c, &g_cpu_counts[c]);
+      g_cpu_ok[c] = g_counting->ReadCpu(c, &g_cpu_counts[c]);
       if (!g_cpu_ok[c]) continue;
       for (size_t e = 0; e < nevents; ++e) {
         g_node_counts[e].raw += g_cpu_counts[c][e].raw;
@@ -200,10 +205,10 @@ void ReadScopes(bool cpus, bool jobs) {
   }
   if (jobs) {
     RefreshJobs();
-    const size_t njobs = g_counting.jobs().size();
+    const size_t njobs = g_counting->jobs().size();
     g_job_counts.assign(njobs, {});
     g_job_ok.assign(njobs, false);
-    for (size_t j = 0; j < njobs; ++j) g_job_ok[j] = g_counting.ReadJob(j, &g_job_counts[j]);
+    for (size_t j = 0; j < njobs; ++j) g_job_ok[j] = g_counting->ReadJob(j, &g_job_counts[j]);
   }
 }
 
@@ -228,7 +233,7 @@ const std::vector<EventCount> *CountsOf(Scope scope, unsigned inst) {
   if (scope == Scope::kCpu) {
     return inst < g_cpu_counts.size() && g_cpu_ok[inst] ? &g_cpu_counts[inst] : nullptr;
   }
-  const auto &jobs = g_counting.jobs();
+  const auto &jobs = g_counting->jobs();
   for (size_t j = 0; j < jobs.size() && j < g_job_counts.size(); ++j) {
     if (jobs[j].instance != static_cast<int>(inst)) continue;
     return g_job_ok[j] && MaySee(jobs[j].owner) ? &g_job_counts[j] : nullptr;
@@ -240,20 +245,20 @@ int AgentValue(int item, unsigned inst, pmAtomValue *atom) {
   static std::string text;
   switch (item) {
     case pmapi_pcp::kStateItem:
-      text = g_counting.state();
+      text = g_counting->state();
       break;
     case pmapi_pcp::kNoteItem:
-      text = g_counting.note();
+      text = g_counting->note();
       break;
     case pmapi_pcp::kEventsItem:
-      text = g_counting.spec();
+      text = g_counting->spec();
       break;
     case pmapi_pcp::kCgroupItem:
-      text = g_counting.cgroup_root();
+      text = g_counting->cgroup_root();
       break;
     case pmapi_pcp::kRefusedItem:
-      if (inst >= g_counting.refusals().size()) return PM_ERR_INST;
-      text = g_counting.refusals()[inst].reason;
+      if (inst >= g_counting->refusals().size()) return PM_ERR_INST;
+      text = g_counting->refusals()[inst].reason;
       break;
     default:
       return PM_ERR_PMID;
@@ -279,11 +284,11 @@ int FetchValue(pmdaMetric *metric, unsigned int inst, pmAtomValue *atom) {
   }
   // A formula: the elapsed time is the first member's enabled time on one place.
   double seconds = static_cast<double>((*counts)[0].enabled) / 1e9;
-  if (info->scope == Scope::kNode && !g_counting.cpus().empty()) {
-    seconds /= static_cast<double>(g_counting.cpus().size());
+  if (info->scope == Scope::kNode && !g_counting->cpus().empty()) {
+    seconds /= static_cast<double>(g_counting->cpus().size());
   }
   std::vector<double> values;
-  g_counting.Evaluate(*counts, seconds, &values);
+  g_counting->Evaluate(*counts, seconds, &values);
   const double value = values[static_cast<size_t>(info->index)];
   if (isnan(value)) return 0;
   atom->d = value;
@@ -297,8 +302,8 @@ int Instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *
 }
 
 int CpuLabels(pmInDom indom, unsigned int inst, pmLabelSet **labels) {
-  if (pmInDom_serial(indom) != kCpuIndom || inst >= g_counting.cpus().size()) return 0;
-  const auto &cpu = g_counting.cpus()[inst];
+  if (pmInDom_serial(indom) != kCpuIndom || inst >= g_counting->cpus().size()) return 0;
+  const auto &cpu = g_counting->cpus()[inst];
   return pmdaAddLabels(labels, "{\"linux_cpu\":%d,\"core\":%d,\"package\":%d,\"numa_node\":%d}",
                        cpu.lcpu, cpu.core, cpu.package, cpu.numa_node);
 }
@@ -312,6 +317,60 @@ int Text(int ident, int type, char **buffer, pmdaExt *pmda) {
     }
   }
   return PM_ERR_TEXT;
+}
+
+// A counting of `spec` with the configured jobs, its state in the agent's log.
+std::unique_ptr<Counting> Configured(const std::string &spec) {
+  auto counting = std::make_unique<Counting>();
+  counting->SetCgroupRoot(g_config.cgroup_root);
+  counting->Configure(spec);
+  pmNotifyErr(LOG_INFO, "events '%s': %s", spec.c_str(), counting->state().c_str());
+  for (const auto &refusal : counting->refusals()) {
+    pmNotifyErr(LOG_WARNING, "%s refused: %s", refusal.event.c_str(), refusal.reason.c_str());
+  }
+  return counting;
+}
+
+// Makes `counting` the one the metrics answer from: names, ids and instances follow it.
+void Adopt(std::unique_ptr<Counting> counting) {
+  g_counting = std::move(counting);
+  BuildMetrics();
+  std::vector<std::pair<int, std::string>> cpus, refused;
+  for (const auto &cpu : g_counting->cpus()) {
+    cpus.push_back({cpu.cpuid, "cpu" + std::to_string(cpu.cpuid)});
+  }
+  for (size_t r = 0; r < g_counting->refusals().size(); ++r) {
+    refused.push_back({static_cast<int>(r), g_counting->refusals()[r].event});
+  }
+  SetInstances(kCpuIndom, cpus);
+  SetInstances(kRefusedIndom, refused);
+  RefreshJobs();
+}
+
+// pmstore pmapi.status.events SPEC: other events from now on, asked by root on this machine
+// only (pmcd passes a uid for local clients alone). A spec that counts nothing changes nothing.
+int Store(pmResult *result, pmdaExt *pmda) {
+  const pmID events_id = pmID_build(PMAPI, pmapi_pcp::AgentMetricId(pmapi_pcp::kEventsItem).cluster,
+                                    pmapi_pcp::kEventsItem);
+  for (int i = 0; i < result->numpmid; ++i) {
+    const pmValueSet *set = result->vset[i];
+    if (set->pmid != events_id) return PM_ERR_PERMISSION;
+    const auto client = g_client_uid.find(pmda->e_context);
+    if (client == g_client_uid.end() || client->second != 0) return PM_ERR_PERMISSION;
+    if (set->numval != 1) return PM_ERR_INST;
+    pmAtomValue atom;
+    const int rc =
+        pmExtractValue(set->valfmt, &set->vlist[0], PM_TYPE_STRING, &atom, PM_TYPE_STRING);
+    if (rc < 0) return rc;
+    const std::string spec = atom.cp;
+    free(atom.cp);
+    auto counting = Configured(spec);
+    if (!counting->ok()) return PM_ERR_BADSTORE;
+    Adopt(std::move(counting));
+    pmdaRehash(pmda, g_metrics.data(), static_cast<int>(g_metrics.size()));
+    pmdaExtSetFlags(pmda, PMDA_EXT_NAMES_CHANGE);
+  }
+  return 0;
 }
 
 int Pmid(const char *name, pmID *pmid, pmdaExt *) { return pmdaTreePMID(g_tree, name, pmid); }
@@ -354,27 +413,10 @@ int main(int argc, char **argv) {
     pmNotifyErr(LOG_ERR, "%s", why.c_str());
     return 1;
   }
-  g_counting.SetCgroupRoot(g_config.cgroup_root);
-  g_counting.Configure(g_config.events);
-  pmNotifyErr(LOG_INFO, "%s", g_counting.state().c_str());
-  for (const auto &refusal : g_counting.refusals()) {
-    pmNotifyErr(LOG_WARNING, "%s refused: %s", refusal.event.c_str(), refusal.reason.c_str());
-  }
-  g_infos.reserve(64 + 6 * g_counting.events().size() + 3 * g_counting.formulas().size());
-  BuildMetrics();
-
-  std::vector<std::pair<int, std::string>> cpus, refused;
-  for (const auto &cpu : g_counting.cpus()) {
-    cpus.push_back({cpu.cpuid, "cpu" + std::to_string(cpu.cpuid)});
-  }
-  for (size_t r = 0; r < g_counting.refusals().size(); ++r) {
-    refused.push_back({static_cast<int>(r), g_counting.refusals()[r].event});
-  }
-  for (int s = 0; s < kIndoms; ++s)
+  for (int s = 0; s < kIndoms; ++s) {
     g_indoms[s].it_indom = pmInDom_build(PMAPI, static_cast<unsigned>(s));
-  SetInstances(kCpuIndom, cpus);
-  SetInstances(kRefusedIndom, refused);
-  RefreshJobs();
+  }
+  Adopt(Configured(g_config.events));
 
   dispatch.version.seven.fetch = Fetch;
   dispatch.version.seven.instance = Instance;
@@ -383,6 +425,7 @@ int main(int argc, char **argv) {
   dispatch.version.seven.name = Name;
   dispatch.version.seven.children = Children;
   dispatch.version.seven.attribute = Attribute;
+  dispatch.version.seven.store = Store;
   pmdaSetEndContextCallBack(&dispatch, EndContext);
   pmdaSetCommFlags(&dispatch, PMDA_FLAG_AUTHORIZE);
   pmdaSetFetchCallBack(&dispatch, FetchValue);
