@@ -386,13 +386,13 @@ int main(int argc, char **argv) {
   pmdaInterface dispatch;
   pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), PMAPI, "pmapi.log", nullptr);
 
-  std::string config_path = std::string(pmGetConfig("PCP_PMDAS_DIR")) + "/pmapi/pmapi.conf";
+  std::string config_path = std::string(pmGetConfig("PCP_SYSCONF_DIR")) + "/pmapi/pmapi.conf";
   static pmLongOptions options[] = {
       PMDA_OPTIONS_HEADER("Options"),
       PMOPT_DEBUG,
       PMDAOPT_DOMAIN,
       PMDAOPT_LOGFILE,
-      {"config", 1, 'c', "FILE", "configuration file [default $PCP_PMDAS_DIR/pmapi/pmapi.conf]"},
+      {"config", 1, 'c', "FILE", "configuration file [default $PCP_SYSCONF_DIR/pmapi/pmapi.conf]"},
       PMOPT_HELP,
       PMDA_OPTIONS_END};
   pmdaOptions opts = {};
