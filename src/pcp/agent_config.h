@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The agent's configuration file ($PCP_SYSCONF_DIR/pmapi/pmapi.conf: /etc/pcp/pmapi/pmapi.conf): `key = value` lines,
-// '#' comments. Keys: events (a spec or a group name; empty: the library's default),
-// cgroup_root (the directory whose subdirectories are jobs; empty: no jobs), job_access
-// (owner: a job's instances only to the owner of its directory and root; all: to every client
-// pmcd lets in).
+// The agent's configuration file ($PCP_SYSCONF_DIR/pmapi/pmapi.conf, /etc/pcp/pmapi/pmapi.conf):
+// `key = value` lines, '#' comments. Keys: events (a spec or a group name; empty: the library's
+// default), cgroup_root (the directory whose subdirectories are jobs; empty: no jobs),
+// job_access (owner: a job's instances only to the owner of its directory and root; all: to
+// every client pmcd lets in).
 #ifndef PMAPI_PCP_AGENT_CONFIG_H
 #define PMAPI_PCP_AGENT_CONFIG_H
 

@@ -282,9 +282,10 @@ int FetchValue(pmdaMetric *metric, unsigned int inst, pmAtomValue *atom) {
     atom->d = static_cast<double>(count.running) / static_cast<double>(count.enabled);
     return 1;
   }
-  // A formula: the elapsed time is the first member's enabled time on one place.
+  // A formula: the elapsed time is the first member's enabled time on one CPU (a job and the
+  // node are counted on every CPU, their times summed).
   double seconds = static_cast<double>((*counts)[0].enabled) / 1e9;
-  if (info->scope == Scope::kNode && !g_counting->cpus().empty()) {
+  if (info->scope != Scope::kCpu && !g_counting->cpus().empty()) {
     seconds /= static_cast<double>(g_counting->cpus().size());
   }
   std::vector<double> values;
