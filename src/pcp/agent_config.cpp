@@ -32,11 +32,14 @@ bool ReadAgentConfig(const std::string &path, AgentConfig *config, std::string *
       config->events = value;
     } else if (key == "cgroup_root") {
       config->cgroup_root = value;
+    } else if (key == "perfevent_lock") {
+      config->perfevent_lock = value;
     } else if (key == "job_access" && (value == "owner" || value == "all")) {
       config->jobs_to_owner = value == "owner";
     } else {
       *why = path + ":" + std::to_string(number) +
-             ": expected 'events = SPEC', 'cgroup_root = DIRECTORY' or 'job_access = owner|all'";
+             ": expected 'events = SPEC', 'cgroup_root = DIRECTORY', 'job_access = owner|all' or " +
+             "'perfevent_lock = FILE'";
       return false;
     }
   }

@@ -226,12 +226,35 @@ void Counting::ScanJobs() {
         job.instance = inserted.first->second;
         job.session = OpenSession(path, &job.why);
         job.counted = job.session != nullptr;
+        if (job.counted && aside_) pm_session_stop(job.session->handle);
       }
       now.push_back(job);
     }
     closedir(dir);
   }
   jobs_.swap(now);
+}
+
+void Counting::StepAside(bool aside, const std::string &why) {
+  if (!cpu_session_ || aside == aside_) return;
+  aside_ = aside;
+  auto each = [&](pm_session_t *session) {
+    if (aside) {
+      pm_session_stop(session);
+    } else {
+      pm_session_start(session);
+    }
+  };
+  each(cpu_session_->handle);
+  for (const Job &job : jobs_) {
+    if (job.session) each(job.session->handle);
+  }
+  if (aside) {
+    counting_state_ = state_;
+    state_ = why;
+  } else {
+    state_ = counting_state_;
+  }
 }
 
 bool Counting::ReadJob(size_t j, std::vector<EventCount> *counts) {

@@ -90,6 +90,11 @@ class Counting {
   const std::vector<Job> &jobs() const { return jobs_; }
   bool ReadJob(size_t j, std::vector<EventCount> *counts);
 
+  // Stops every session (counts stay where they are) while `aside`, starts them again after;
+  // `why` is the state while aside.
+  void StepAside(bool aside, const std::string &why);
+  bool aside() const { return aside_; }
+
   // The group's formulas from counts in member order; NaN where a formula has no value.
   void Evaluate(const std::vector<EventCount> &counts, double seconds,
                 std::vector<double> *values) const;
@@ -108,6 +113,8 @@ class Counting {
   int group_id_ = -1;
   std::shared_ptr<Session> cpu_session_;
   std::string cgroup_root_;
+  bool aside_ = false;
+  std::string counting_state_;  // the state while counting
   std::vector<Job> jobs_;
   std::map<std::string, int> job_instances_;  // every name seen, so an id is never reused
 };

@@ -9,6 +9,7 @@
 #include "counting.h"
 #include "domain.h"
 #include "metric_ids.h"
+#include "perf_lock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -212,8 +213,23 @@ void ReadScopes(bool cpus, bool jobs) {
   }
 }
 
+// Steps aside while a user holds perfevent's lock file (PCP's perfalloc), and back after.
+void CheckPerfLock() {
+  static const std::string path =
+      g_config.perfevent_lock.empty()
+          ? std::string(pmGetConfig("PCP_PMDAS_DIR")) + "/perfevent/perflock"
+          : g_config.perfevent_lock;
+  const bool held = pmapi_pcp::PerfLockHeld(path);
+  if (held != g_counting->aside()) {
+    pmNotifyErr(LOG_INFO, "%s %s", held ? "stepping aside:" : "counting again:", path.c_str());
+  }
+  g_counting->StepAside(held, "stepped aside: a user holds " + path +
+                                  " (perfalloc); counting starts again when it is released");
+}
+
 int Fetch(int numpmid, pmID *pmidlist, pmResult **resp, pmdaExt *pmda) {
   g_context = pmda->e_context;
+  CheckPerfLock();
   bool cpus = false, jobs = false;
   for (int i = 0; i < numpmid; ++i) {
     const unsigned scope = pmID_cluster(pmidlist[i]) >> 10;

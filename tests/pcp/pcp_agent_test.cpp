@@ -6,7 +6,9 @@
 #include "counting.h"
 #include "metric_ids.h"
 #include "metric_names.h"
+#include "perf_lock.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,40 @@ TEST(PcpAgentConfig, ReadsKeysAndNamesABadLine) {
   AgentConfig defaults;
   EXPECT_TRUE(ReadAgentConfig("/nonexistent/pmapi.conf", &defaults, &why));
   EXPECT_TRUE(defaults.jobs_to_owner);
+}
+
+TEST(PcpPerfLock, HeldWhileAnotherProcessLocksTheFile) {
+  char path[] = "/tmp/pmapi-pcp-perflock-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  EXPECT_FALSE(PerfLockHeld(path));
+  EXPECT_FALSE(PerfLockHeld("/nonexistent/perflock"));
+  // A child takes a read lock, as PCP's perfalloc does, and holds it until told to go.
+  int locked[2], done[2];
+  ASSERT_EQ(pipe(locked), 0);
+  ASSERT_EQ(pipe(done), 0);
+  const pid_t child = fork();
+  if (child == 0) {
+    const int lock_fd = open(path, O_RDONLY);
+    struct flock lock = {};
+    lock.l_type = F_RDLCK;
+    lock.l_whence = SEEK_SET;
+    if (lock_fd < 0 || fcntl(lock_fd, F_SETLK, &lock) != 0) _exit(1);
+    char byte = 1;
+    if (write(locked[1], &byte, 1) != 1 || read(done[0], &byte, 1) < 0) _exit(2);
+    _exit(0);
+  }
+  char byte = 0;
+  ASSERT_EQ(read(locked[0], &byte, 1), 1);
+  EXPECT_TRUE(PerfLockHeld(path));
+  ASSERT_EQ(write(done[1], &byte, 1), 1);
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(status, 0);
+  EXPECT_FALSE(PerfLockHeld(path));
+  for (int end : {locked[0], locked[1], done[0], done[1]}) close(end);
+  unlink(path);
 }
 
 void CallGetppid(int n) {
