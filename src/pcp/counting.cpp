@@ -14,6 +14,7 @@
 #include <pmapi_topology.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #include <cmath>
 #include <set>
@@ -221,6 +222,19 @@ void Counting::ScanJobs() {
         if (old.name == job.name) job = old;
       }
       job.owner = info.st_uid;  // a scheduler may hand the directory to its user at any time
+      char flag[8];
+      if (getxattr(path.c_str(), "user.pmapi.optout", flag, sizeof flag) >= 0) {
+        job.session.reset();
+        job.counted = false;
+        job.opted_out = true;
+        job.why = "opted out (user.pmapi.optout on its directory)";
+        now.push_back(job);
+        continue;
+      }
+      if (job.opted_out) {  // opted in again: a new session, from zero
+        job.opted_out = false;
+        job.why.clear();
+      }
       if (!job.session && job.why.empty()) {
         auto inserted = job_instances_.emplace(job.name, static_cast<int>(job_instances_.size()));
         job.instance = inserted.first->second;

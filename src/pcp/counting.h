@@ -53,7 +53,8 @@ struct Job {
   std::string name;      // the directory's name under the root: the instance name
   int instance = 0;      // never reused for another name
   unsigned owner = 0;    // the directory's owner's uid
-  bool counted = false;  // false: its session failed to open (why says why)
+  bool counted = false;  // false: opted out, or its session failed to open (why says why)
+  bool opted_out = false;
   std::string why;
   std::shared_ptr<Session> session;
 };
@@ -83,7 +84,9 @@ class Counting {
   // Counts of every event on CPU index i (cpus()[i]); false when the read failed.
   bool ReadCpu(size_t i, std::vector<EventCount> *counts);
 
-  // Jobs: the directories just under `root`, each counted from when it was first seen.
+  // Jobs: the directories just under `root`, each counted from when it was first seen. A job
+  // whose directory carries the extended attribute user.pmapi.optout (its owner may set it:
+  // setfattr -n user.pmapi.optout -v 1 DIR) is not counted, and counts from zero once removed.
   void SetCgroupRoot(const std::string &root) { cgroup_root_ = root; }
   const std::string &cgroup_root() const { return cgroup_root_; }
   void ScanJobs();

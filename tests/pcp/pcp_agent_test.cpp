@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -172,6 +173,18 @@ TEST(PcpCounting, AJobCountsExactlyTheCallsInItsCgroup) {
       std::vector<EventCount> counts;
       ASSERT_TRUE(counting.ReadJob(0, &counts));
       EXPECT_EQ(counts[0].raw, 777u);
+      // The job opts out, then in again: not counted meanwhile, then from zero.
+      if (setxattr(job.c_str(), "user.pmapi.optout", "1", 1, 0) == 0) {
+        counting.ScanJobs();
+        ASSERT_EQ(counting.jobs().size(), 1u);
+        EXPECT_FALSE(counting.jobs()[0].counted);
+        EXPECT_NE(counting.jobs()[0].why.find("opted out"), std::string::npos);
+        ASSERT_EQ(removexattr(job.c_str(), "user.pmapi.optout"), 0);
+        counting.ScanJobs();
+        ASSERT_TRUE(counting.jobs()[0].counted);
+        ASSERT_TRUE(counting.ReadJob(0, &counts));
+        EXPECT_EQ(counts[0].raw, 0u);
+      }
     }
   }
   rmdir(job.c_str());
