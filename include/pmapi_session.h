@@ -97,8 +97,14 @@ typedef struct {
                        raw * enabled / running (running 0: not counted at all, value 0) */
 } pm_session_count_t;
 
-/* A new, empty session in *session. `flags` must be 0. Returns 0, Pmapi_InvalidArg (NULL, or
- * flags), Pmapi_Malloc_Err. */
+/* pm_session_create's flags. PM_SESSION_FLEXIBLE: hardware groups are never pinned, even when
+ * they all fit the counters at once, so that another user's pinned counting takes the counters
+ * first (a monitoring agent that must step aside); such a session's counts then show a running
+ * time below the enabled time, and are scaled, whenever it had to wait. */
+#define PM_SESSION_FLEXIBLE 0x1
+
+/* A new, empty session in *session. `flags` is 0 or PM_SESSION_FLEXIBLE. Returns 0,
+ * Pmapi_InvalidArg (NULL, or another flag), Pmapi_Malloc_Err. */
 int pm_session_create(int flags, pm_session_t **session);
 
 /* Closes every descriptor and frees the session. NULL is accepted. */

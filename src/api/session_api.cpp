@@ -108,8 +108,11 @@ int pm_session_create(int flags, pm_session_t **session) {
   return Guarded([&] {
     if (!session) return Report(Pmapi_InvalidArg, "session is NULL");
     *session = nullptr;
-    if (flags != 0) return Report(Pmapi_InvalidArg, "flags must be 0");
+    if (flags & ~PM_SESSION_FLEXIBLE) {
+      return Report(Pmapi_InvalidArg, "flags must be 0 or PM_SESSION_FLEXIBLE");
+    }
     *session = new pm_session;
+    (*session)->counting.set_flexible(flags & PM_SESSION_FLEXIBLE);
     return 0;
   });
 }

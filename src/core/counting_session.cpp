@@ -95,7 +95,8 @@ Status CountingSession::OpenUnits(const std::vector<SessionEvent> &events,
                                   const std::vector<std::vector<size_t>> &hardware,
                                   const std::vector<std::vector<SessionPlace>> &places) {
   // Every group on the counters all the time when they all fit at once; else they take turns.
-  const Placement placement = hardware.size() > 1 ? Placement::kRotated : Placement::kPinned;
+  const Placement placement =
+      flexible_ || hardware.size() > 1 ? Placement::kRotated : Placement::kPinned;
   std::vector<std::pair<Program, std::vector<size_t>>> programs;
   for (const std::vector<size_t> &group : hardware) {
     programs.emplace_back(ProgramOf(events, group), group);

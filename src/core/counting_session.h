@@ -43,6 +43,10 @@ class CountingSession {
   // the `ulimit -n` that gives them.
   Status Open(const std::vector<SessionEvent> &events, const std::vector<SessionTarget> &targets);
   void Close();
+  // Hardware groups never pinned, even when they all fit: the kernel may then give their
+  // counters to another user's pinned events (a site-wide agent steps aside that way). Takes
+  // effect at the next Open.
+  void set_flexible(bool flexible) { flexible_ = flexible; }
   bool is_open() const { return open_; }
 
   Status Enable() const;
@@ -78,6 +82,7 @@ class CountingSession {
 
   std::vector<Unit> units_;
   std::vector<int> group_of_;
+  bool flexible_ = false;
   size_t nevents_ = 0;
   bool open_ = false;
 };

@@ -62,7 +62,8 @@ Counting::~Counting() = default;
 
 std::shared_ptr<Session> Counting::OpenSession(const std::string &cgroup, std::string *why) const {
   auto session = std::make_shared<Session>();
-  int rc = pm_session_create(0, &session->handle);
+  // Flexible: a user's own pinned counting takes the counters first (docs/pcp.md).
+  int rc = pm_session_create(PM_SESSION_FLEXIBLE, &session->handle);
   for (size_t i = 0; rc == 0 && i < names_.size(); ++i) {
     rc = pm_session_add_events(session->handle, names_[i].c_str(), nullptr);
   }
@@ -128,7 +129,7 @@ bool Counting::Configure(const std::string &spec) {
   std::set<std::string> leaves;
   for (const std::string &candidate : candidates) {
     Session probe;
-    int rc = pm_session_create(0, &probe.handle);
+    int rc = pm_session_create(PM_SESSION_FLEXIBLE, &probe.handle);
     int added = 0;
     if (rc == 0) rc = pm_session_add_events(probe.handle, candidate.c_str(), &added);
     const int first_cpu = 0;

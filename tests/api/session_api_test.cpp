@@ -127,6 +127,25 @@ TEST_F(SessionApi, GetppidCountsExactlyBesideOtherTracepointsOnTheCallingThread)
   EXPECT_EQ(Read()[static_cast<size_t>(getppid)].value, 7u);
 }
 
+// PM_SESSION_FLEXIBLE is the one flag; a flexible session counts what never competes for
+// counters exactly, as any other.
+TEST_F(SessionApi, TheFlexibleFlagIsTheOneFlagAndCountsExactly) {
+  pm_session_t *other = reinterpret_cast<pm_session_t *>(1);
+  EXPECT_EQ(pm_session_create(2, &other), Pmapi_InvalidArg);
+  EXPECT_EQ(other, nullptr);
+  EXPECT_NE(Why(Pmapi_InvalidArg).find("PM_SESSION_FLEXIBLE"), std::string::npos);
+  ASSERT_EQ(pm_session_create(PM_SESSION_FLEXIBLE, &other), 0);
+  ASSERT_EQ(pm_session_add_events(other, kGetppid, nullptr), 0);
+  ASSERT_EQ(pm_session_start(other), 0);
+  CallGetppid(300);
+  ASSERT_EQ(pm_session_stop(other), 0);
+  pm_session_count_t count;
+  ASSERT_EQ(pm_session_read(other, &count, 1), 0);
+  EXPECT_EQ(count.value, 300u);
+  EXPECT_EQ(count.scaled, 0);
+  pm_session_destroy(other);
+}
+
 TEST_F(SessionApi, UserAndKernelVariantsOfOneEventAreTwoEvents) {
   const std::string spec =
       std::string(kGetppid) + ":u," + kGetppid + ":k,page-faults:u,page-faults:k";

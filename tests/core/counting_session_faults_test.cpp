@@ -219,6 +219,28 @@ TEST(SessionFaults, HardwareEventsThatDoNotFitTakeTurnsAndAreScaled) {
   }
 }
 
+// A flexible session leaves its hardware groups unpinned even when they fit: the kernel may give
+// their counters to another user's pinned events, and the counts say so (scaled).
+TEST(SessionFaults, AFlexibleSessionNeverPinsItsHardwareGroups) {
+  CountersKernel kernel(4);
+  CountingSession session;
+  session.set_flexible(true);
+  std::vector<SessionEvent> events = {Hardware(PERF_COUNT_HW_CPU_CYCLES, "cycles"),
+                                      Hardware(PERF_COUNT_HW_INSTRUCTIONS, "instructions")};
+  ASSERT_TRUE(session.Open(events, CallingThread()).ok());
+  EXPECT_EQ(session.GroupOf(0), 0);
+  EXPECT_EQ(session.GroupOf(1), 0);
+  ASSERT_TRUE(session.Enable().ok());
+  CallGetppid(1000);
+  ASSERT_TRUE(session.Disable().ok());
+  SessionCount counts[2];
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts, 2).ok());
+  for (const SessionCount &count : counts) {
+    EXPECT_TRUE(count.scaled);
+    EXPECT_EQ(count.running, count.enabled / 2);
+  }
+}
+
 TEST(SessionFaults, ResetStartsCountsAndTimesAgain) {
   CountingSession session;
   std::vector<SessionEvent> events = {Software(PERF_COUNT_SW_TASK_CLOCK, "task-clock")};
