@@ -83,6 +83,16 @@ class ForkService {
   Rank ranks_[kForkRanks];
 };
 
+namespace {
+
+// Installed when the library loads, before any front end's own pthread_atfork handler: glibc
+// runs prepare handlers last registered first, so a front end, which calls the engine while it
+// holds its own lock (and may join a hook then), takes that lock before the engine's; and the
+// engine's child handler runs before the front ends', which may call it again.
+[[maybe_unused]] ForkService &g_installed_at_load = ForkService::Get();
+
+}  // namespace
+
 ForkHook::ForkHook(int rank, void *self, Fn prepare, Fn parent, Fn child)
     : rank_(rank < 0             ? 0
             : rank >= kForkRanks ? kForkRanks - 1

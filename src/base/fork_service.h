@@ -5,6 +5,10 @@
 // locks); after it, parent or child runs in the reverse order (release them; in the child, let
 // go of what was the parent's). The service knows no noun: the ranks are the callers'.
 //
+// The process's pthread_atfork handler is installed when the library loads, so that it comes
+// before any front end's: a front end's own prepare then runs first (glibc runs them in the
+// reverse order), and its child handler after the engine's.
+//
 // The child runs in a process that has one thread and whatever locks the others held at the
 // fork, so the service allocates nothing and locks nothing there that prepare did not take.
 #pragma once
@@ -25,10 +29,10 @@ class ForkHook {
   ForkHook(const ForkHook &) = delete;
   ForkHook &operator=(const ForkHook &) = delete;
 
-  // Joins (installs the process's pthread_atfork handler on the first join) and leaves. Never
-  // allocates, never fails. Not from inside a hook of the same rank, nor while holding a lock
-  // that a prepare of this rank or above takes: joining waits for a fork under way. A child hook
-  // may make hooks of higher ranks leave (their child hooks have run), not those of its own.
+  // Joins and leaves. Never allocates, never fails. Not from inside a hook of the same rank, nor
+  // while holding a lock that a prepare of this rank or above takes: joining waits for a fork
+  // under way. A child hook may make hooks of higher ranks leave (their child hooks have run),
+  // not those of its own.
   void Join();
   void Leave();
   bool joined() const { return joined_; }
