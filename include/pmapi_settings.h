@@ -22,9 +22,19 @@
  *   distinct value once: memory grows with the values set, not with the number of calls).
  *   Returns 0, or Pmapi_InvalidArg when an argument is NULL or `name` is not a setting.
  *
- * Both are safe to call from any thread, before or after pm_initialize. */
+ * Both are safe to call from any thread, before or after pm_initialize.
+ *
+ * PM_NO_FORK_COUNTER
+ *   PMAPI_NO_FORK_COUNTER for one program rather than the process: a bit of pm_mode_t (one of
+ *   its spare bits on AIX) that a client ORs into prog.mode.w before pm_set_program*group*.
+ *   That counting group opens no sched_process_fork tracepoint, and its ginfo.members counts
+ *   the roots and the threads the library saw join; the process's other groups keep theirs. */
 #ifndef PMAPI_SETTINGS_H
 #define PMAPI_SETTINGS_H
+
+#ifndef PM_NO_FORK_COUNTER
+#define PM_NO_FORK_COUNTER (1 << 18)
+#endif
 
 #ifdef __cplusplus
 extern "C" {

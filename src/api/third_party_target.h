@@ -5,7 +5,6 @@
 
 #include <sys/types.h>
 
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -17,16 +16,15 @@
 
 namespace pmapi {
 
-// Runs `op(registry, context)` under Registry::third_party_calls() once (pid, tid, ptid) names
-// a possible target; `context` is the target's, or null when it has none. Returns op's code,
-// or the ids' failure, reported.
+// Runs `op(registry, context)` as one third-party call (Registry::WithTarget) once (pid, tid,
+// ptid) names a possible target; `context` is the target's, or null when it has none. Returns
+// op's code, or the ids' failure, reported.
 template <typename Op>
 int WithThirdPartyTarget(pid_t pid, tid_t tid, ptid_t ptid, Op op) {
   Status status = CheckTarget(pid, tid, ptid);
   if (!status.ok()) return Report(status);
   Registry &registry = Registry::Get();
-  std::lock_guard<std::mutex> lock(registry.third_party_calls());
-  return op(registry, registry.FindTarget(pid, tid));
+  return registry.WithTarget(pid, tid, [&](Context *context) { return op(registry, context); });
 }
 
 // Pmapi_ProgExists for a target that already has a context, naming the call that deletes it.

@@ -10,7 +10,8 @@
 #include "base/kernel.h"
 #include "base/settings.h"
 #include "core/fork_counter.h"
-#include "core/registry.h"
+#include "core/fork_order.h"
+#include "pmapi_settings.h"
 
 namespace pmapi {
 namespace {
@@ -32,9 +33,11 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
   // With the fork counter first; a kernel that refuses it (no tracefs
   // access) still counts the client's events, and members are counted here.
   perf_event_attr fork_attr;
-  // The setting is for a client that never reads ginfo.members and would rather not have the
-  // kernel register a tracepoint for it (pmcount, libpmapi-mpi).
-  if (program.inherit_to_new_threads() && !CurrentSettings().no_fork_counter &&
+  // The program's option (PM_NO_FORK_COUNTER) and the setting are for a client that never reads
+  // ginfo.members and would rather not have the kernel register a tracepoint for it (pmcount,
+  // libpmapi-mpi set the option on their own programs).
+  const bool no_fork_counter = (program.mode().w & PM_NO_FORK_COUNTER) != 0;
+  if (program.inherit_to_new_threads() && !no_fork_counter && !CurrentSettings().no_fork_counter &&
       ForkCounterAttr(&fork_attr)) {
     AnchorForkCounter(fork_attr);
     Status status = Context::Create(program.WithLibraryEvent(kForkTracepoint, fork_attr), roots,
@@ -46,12 +49,28 @@ Status CountingGroup::Create(const Program &program, std::vector<GroupTarget> ro
     if (!status.ok()) return status;
   }
   group->initial_members_ = group->roots_->group_count();
-  Registry::Get().AddGroup(group.get());
+  group->fork_hook_.Join();
   *out = std::move(group);
   return Status::Ok();
 }
 
-CountingGroup::~CountingGroup() { Registry::Get().RemoveGroup(this); }
+CountingGroup::CountingGroup()
+    : fork_hook_(kForkRankCountingGroups, this, &LockForFork, &UnlockAfterFork, &ReleaseAfterFork) {
+}
+
+CountingGroup::~CountingGroup() { fork_hook_.Leave(); }
+
+void CountingGroup::LockForFork(void *self) { static_cast<CountingGroup *>(self)->mutex_.lock(); }
+
+void CountingGroup::UnlockAfterFork(void *self) {
+  static_cast<CountingGroup *>(self)->mutex_.unlock();
+}
+
+void CountingGroup::ReleaseAfterFork(void *self) {
+  auto *group = static_cast<CountingGroup *>(self);
+  group->ReleaseInChild();
+  group->mutex_.unlock();
+}
 
 Status CountingGroup::Join(Context *member, bool own_counting, Joining joining) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -18,7 +18,8 @@
 //    where it can be opened, otherwise the library counts the members it saw
 //    join (threads started with pthread_create by a member).
 //
-// Locking: one mutex per group, never held while taking the registry's.
+// Locking: one mutex per group, never held while taking the registry's. Each group joins the
+// fork service: its lock is held across a fork, and the child closes its copies.
 #pragma once
 
 #include <sys/types.h>
@@ -29,6 +30,7 @@
 #include <set>
 #include <vector>
 
+#include "base/fork_service.h"
 #include "base/status.h"
 #include "core/context.h"
 #include "pmapi.h"
@@ -89,13 +91,16 @@ class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
   // The group's inherited counters (null once deleted); hold mutex() while using them.
   const Context *roots() const { return roots_.get(); }
 
-  // After fork, in the child: closes the descriptors directly (they are
-  // copies of the parent's) so that destruction touches nothing.
-  void ReleaseInChild();
   std::mutex &mutex() { return mutex_; }
 
  private:
-  CountingGroup() = default;
+  CountingGroup();
+  static void LockForFork(void *self);
+  static void UnlockAfterFork(void *self);
+  static void ReleaseAfterFork(void *self);
+  // After fork, in the child: closes the descriptors directly (they are
+  // copies of the parent's) so that destruction touches nothing.
+  void ReleaseInChild();
   Status ResetLocked();
   int MembersLocked(const GroupReading &roots) const;
 
@@ -111,6 +116,7 @@ class CountingGroup : public std::enable_shared_from_this<CountingGroup> {
   std::atomic<bool> revoked_{false};  // read without the lock on members' hot paths
   std::set<Context *> members_;
   std::vector<std::unique_ptr<Context>> departed_;
+  ForkHook fork_hook_;
 };
 
 }  // namespace pmapi

@@ -44,6 +44,4 @@ int ForkCounterAnchorFd() {
   return config == ~uint64_t{0} ? -1 : TracepointAnchorFd(config);
 }
 
-void DropForkCounterAnchorInChild() { DropTracepointAnchorsInChild(); }
-
 }  // namespace pmapi

@@ -23,8 +23,4 @@ void AnchorForkCounter(const perf_event_attr &attr);
 // The anchor's descriptor, or -1: not a leak, tests leave it out of counts.
 int ForkCounterAnchorFd();
 
-// After fork, in the child: closes every tracepoint anchor's copy directly
-// (see registry.cpp and tracepoint_anchors.h).
-void DropForkCounterAnchorInChild();
-
 }  // namespace pmapi

@@ -13,6 +13,8 @@
 #include <set>
 #include <thread>
 
+#include "base/fork_service.h"
+#include "core/fork_order.h"
 #include "core/multiplexer.h"
 #include "core/registry.h"
 
@@ -36,9 +38,8 @@ class Rotator {
   }
 
   void Remove(Multiplexer *mx) {
-    // In a forked child, the registry's fork handler may destroy the parent's contexts before
-    // ours has reset the lock, which the parent's rotator may have held at fork: the child has
-    // no rotator to stop, so there is nothing to do.
+    // In a forked child the rotator's own hook has reset it before the parent's contexts are
+    // destroyed (core/fork_order.h); still, the child has no rotator to stop.
     if (getpid() != owner_) return;
     // Switch() runs under mutex_: once it is ours, no switch of `mx` is under way.
     std::lock_guard<std::mutex> lock(mutex_);
@@ -51,7 +52,7 @@ class Rotator {
   }
 
  private:
-  Rotator() : owner_(getpid()) { pthread_atfork(nullptr, nullptr, &Rotator::AfterForkInChild); }
+  Rotator() : owner_(getpid()) { fork_hook_.Join(); }
 
   bool StartThread() {
     // The rotator must not inherit the creating thread's PM context (pthread_create is
@@ -101,9 +102,9 @@ class Rotator {
   }
 
   // The child of fork has no rotator thread, and the lock may have been held by it: start
-  // afresh (the child's contexts are dropped by the registry's own fork handler).
-  static void AfterForkInChild() {
-    Rotator &rotator = Get();
+  // afresh (the child's contexts are dropped by the registry's own fork hook, after this one).
+  static void AfterForkInChild(void *self) {
+    Rotator &rotator = *static_cast<Rotator *>(self);
     new (&rotator.mutex_) std::mutex;
     new (&rotator.wake_) std::condition_variable;
     new (&rotator.members_) std::set<Multiplexer *>;  // the parent's nodes are leaked
@@ -116,6 +117,7 @@ class Rotator {
   std::set<Multiplexer *> members_;
   bool running_ = false;
   pid_t owner_;  // the process whose rotator this is
+  ForkHook fork_hook_{kForkRankProcessState, this, nullptr, nullptr, &Rotator::AfterForkInChild};
 };
 
 }  // namespace

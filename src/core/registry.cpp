@@ -7,12 +7,8 @@
 #include <map>
 #include <set>
 #include <utility>
-#include <vector>
 
-#include "base/engine_counts.h"
-#include "core/counting_group.h"
-#include "core/fork_counter.h"
-#include "core/sampling_session.h"
+#include "core/fork_order.h"
 
 namespace pmapi {
 
@@ -51,11 +47,6 @@ struct Registry::State {
   std::mutex mutex;                     // guards everything below; held only briefly
   std::set<Context *> thread_contexts;  // every thread's own context, owned
   std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets;
-  std::set<CountingGroup *> groups;               // not owned: their members own them
-  std::set<SamplingSession *> sampling_sessions;  // not owned: their front ends own them
-  // The front ends' own child handlers: a fixed array, read in the child without allocating.
-  void (*child_handlers[8])() = {};
-  size_t child_handler_count = 0;
   bool system_active = false;
 };
 
@@ -66,9 +57,13 @@ Registry &Registry::Get() {
   return *registry;
 }
 
-Registry::Registry() : state_(new State) {
-  pthread_atfork(&Registry::BeforeFork, &Registry::AfterForkInParent, &Registry::AfterForkInChild);
-  CountEngineEvent(EngineEvent::kForkHandlerRegistered);
+Registry::Registry()
+    : state_(new State),
+      calls_hook_(kForkRankRegistryCalls, this, &LockCalls, &UnlockCalls, &UnlockCalls),
+      contexts_hook_(kForkRankContexts, this, &LockContexts, &UnlockContexts,
+                     &DropContextsInChild) {
+  calls_hook_.Join();
+  contexts_hook_.Join();
 }
 
 Status Registry::CheckSystemAllowed() const {
@@ -176,64 +171,27 @@ std::unique_ptr<Context> Registry::TakeTarget(pid_t pid, pid_t tid) {
   return taken;
 }
 
-void Registry::AddGroup(CountingGroup *group) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->groups.insert(group);
+// Fork: the child must not inherit counting contexts (AIX gives a child none). The locks are
+// taken before fork so that the child does not inherit one held by a thread that no longer
+// exists there.
+void Registry::LockCalls(void *self) {
+  auto *registry = static_cast<Registry *>(self);
+  registry->system_calls_.lock();
+  registry->third_party_calls_.lock();
 }
 
-void Registry::RemoveGroup(CountingGroup *group) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->groups.erase(group);
+void Registry::UnlockCalls(void *self) {
+  auto *registry = static_cast<Registry *>(self);
+  registry->third_party_calls_.unlock();
+  registry->system_calls_.unlock();
 }
 
-void Registry::AddSamplingSession(SamplingSession *session) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->sampling_sessions.insert(session);
-}
+void Registry::LockContexts(void *self) { static_cast<Registry *>(self)->state_->mutex.lock(); }
 
-void Registry::RemoveSamplingSession(SamplingSession *session) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->sampling_sessions.erase(session);
-}
+void Registry::UnlockContexts(void *self) { static_cast<Registry *>(self)->state_->mutex.unlock(); }
 
-void Registry::AddForkChildHandler(void (*handler)()) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  for (size_t i = 0; i < state_->child_handler_count; ++i) {
-    if (state_->child_handlers[i] == handler) return;
-  }
-  if (state_->child_handler_count < sizeof state_->child_handlers / sizeof handler) {
-    state_->child_handlers[state_->child_handler_count++] = handler;
-  }
-}
-
-// Fork: the child must not inherit counting contexts (AIX gives a child
-// none) nor sampling sessions (Fuchsia's handles are not inherited). The locks are taken before
-// fork so that the child does not inherit one held by a thread that no longer exists there.
-void Registry::BeforeFork() {
-  CountEngineEvent(EngineEvent::kForkPrepared);
-  Registry &registry = Get();
-  registry.system_calls_.lock();
-  registry.third_party_calls_.lock();
-  registry.sampling_calls_.lock();
-  registry.state_->mutex.lock();
-  for (CountingGroup *group : registry.state_->groups) group->mutex().lock();
-  // No drain is half-done at the fork.
-  for (SamplingSession *session : registry.state_->sampling_sessions) session->drain_mutex().lock();
-}
-
-void Registry::AfterForkInParent() {
-  Registry &registry = Get();
-  for (SamplingSession *session : registry.state_->sampling_sessions)
-    session->drain_mutex().unlock();
-  for (CountingGroup *group : registry.state_->groups) group->mutex().unlock();
-  registry.state_->mutex.unlock();
-  registry.sampling_calls_.unlock();
-  registry.third_party_calls_.unlock();
-  registry.system_calls_.unlock();
-}
-
-void Registry::AfterForkInChild() {
-  Registry &registry = Get();
+void Registry::DropContextsInChild(void *self) {
+  Registry &registry = *static_cast<Registry *>(self);
   State &state = *registry.state_;
   // The child's descriptors are copies of the parent's: close them directly
   // (not through a test's kernel double, which belongs to the parent's view).
@@ -242,39 +200,20 @@ void Registry::AfterForkInChild() {
       for (int fd : group.Release()) close(fd);
     }
   };
-  for (CountingGroup *group : state.groups) group->ReleaseInChild();
-  DropForkCounterAnchorInChild();
-  std::vector<std::unique_ptr<Context>> doomed;
-  for (Context *context : state.thread_contexts) {
-    close_all(context);
-    doomed.emplace_back(context);
-  }
+  // Moved out, which allocates nothing, and destroyed once the lock is free: a member's
+  // context tells its group (whose hook has run), and the last one destroys the group.
+  std::set<Context *> thread_contexts = std::move(state.thread_contexts);
+  std::map<std::pair<pid_t, pid_t>, std::unique_ptr<Context>> targets = std::move(state.targets);
+  std::unique_ptr<Context> system = std::move(registry.system_);
   state.thread_contexts.clear();
-  for (auto &entry : state.targets) {
-    close_all(entry.second.get());
-    doomed.push_back(std::move(entry.second));
-  }
   state.targets.clear();
-  if (registry.system_) close_all(registry.system_.get());
-  registry.system_.reset();
   state.system_active = false;
   t_my_context = nullptr;
-  // The front ends keep their session objects (and answer for them as the parent's): only what
-  // they hold of the parent's is let go here.
-  for (SamplingSession *session : state.sampling_sessions) {
-    session->ForgetInChild();
-    session->drain_mutex().unlock();
-  }
-  for (CountingGroup *group : state.groups) group->mutex().unlock();
+  for (Context *context : thread_contexts) close_all(context);
+  for (auto &entry : targets) close_all(entry.second.get());
+  if (system) close_all(system.get());
   state.mutex.unlock();
-  registry.sampling_calls_.unlock();
-  registry.third_party_calls_.unlock();
-  registry.system_calls_.unlock();
-  // Destroyed with every lock free: a member's context tells its group, and
-  // the last one destroys the group, which leaves the registry.
-  doomed.clear();
-  // The front ends' handlers may destroy their sessions, which leave the registry.
-  for (size_t i = 0; i < state.child_handler_count; ++i) state.child_handlers[i]();
+  for (Context *context : thread_contexts) delete context;
 }
 
 }  // namespace pmapi

@@ -11,16 +11,74 @@
 
 #include <string>
 
+#include "base/fork_service.h"
 #include "base/kernel.h"
-#include "core/registry.h"
-#include "core/thread_inherit.h"
+#include "core/fork_order.h"
+#include "core/library_thread.h"
 
 namespace pmapi {
 
-std::mutex &SamplingSession::FrontEndCalls() { return Registry::Get().sampling_calls(); }
+namespace {
+
+// The front ends' call lock, with its fork hook: a fork waits for the call under way.
+struct FrontEndLock {
+  std::mutex mutex;
+  ForkHook hook{kForkRankSamplingCalls, this, &Lock, &Unlock, &Unlock};
+  FrontEndLock() { hook.Join(); }
+  static void Lock(void *self) { static_cast<FrontEndLock *>(self)->mutex.lock(); }
+  static void Unlock(void *self) { static_cast<FrontEndLock *>(self)->mutex.unlock(); }
+};
+
+// The front ends' child hooks: a fixed table, so that registering one costs nothing a fork
+// could see half done; the same hook twice is kept once.
+struct FrontEndChildHooks {
+  static constexpr size_t kMax = 8;
+  std::mutex mutex;
+  void (*release[kMax])() = {};
+  ForkHook *hooks[kMax] = {};
+  size_t count = 0;
+  static void Run(void *slot) { (*static_cast<void (**)()>(slot))(); }
+};
+
+FrontEndChildHooks &ChildHooks() {
+  static FrontEndChildHooks *hooks = new FrontEndChildHooks;  // never destroyed, as the hooks
+  return *hooks;
+}
+
+}  // namespace
+
+std::mutex &SamplingSession::FrontEndCalls() {
+  // Never destroyed: a front end's call may run while static destructors do.
+  static FrontEndLock *lock = new FrontEndLock;
+  return lock->mutex;
+}
 
 void SamplingSession::AtForkInChild(void (*release)()) {
-  Registry::Get().AddForkChildHandler(release);
+  FrontEndChildHooks &table = ChildHooks();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  for (size_t i = 0; i < table.count; ++i) {
+    if (table.release[i] == release) return;
+  }
+  if (table.count == FrontEndChildHooks::kMax) return;
+  table.release[table.count] = release;
+  ForkHook *hook = new ForkHook(kForkRankSamplingFrontEnds, &table.release[table.count], nullptr,
+                                nullptr, &FrontEndChildHooks::Run);
+  hook->Join();
+  table.hooks[table.count++] = hook;
+}
+
+void SamplingSession::LockForFork(void *self) {
+  static_cast<SamplingSession *>(self)->drain_mutex_.lock();
+}
+
+void SamplingSession::UnlockAfterFork(void *self) {
+  static_cast<SamplingSession *>(self)->drain_mutex_.unlock();
+}
+
+void SamplingSession::ForgetAfterFork(void *self) {
+  auto *session = static_cast<SamplingSession *>(self);
+  session->ForgetInChild();
+  session->drain_mutex_.unlock();
 }
 
 Status SamplingSession::Create(RecordFn each, std::unique_ptr<SamplingSession> *out) {
@@ -28,13 +86,13 @@ Status SamplingSession::Create(RecordFn each, std::unique_ptr<SamplingSession> *
   session->each_ = std::move(each);
   session->wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (session->wake_fd_ < 0) return StatusFromErrno(errno, {"eventfd for a sampling session"});
-  Registry::Get().AddSamplingSession(session.get());
+  session->fork_hook_.Join();
   *out = std::move(session);
   return Status::Ok();
 }
 
 SamplingSession::~SamplingSession() {
-  Registry::Get().RemoveSamplingSession(this);
+  fork_hook_.Leave();
   if (held_by_parent_) {
     for (auto &ring : rings_) ring->reader.ForgetInChild();
     return;

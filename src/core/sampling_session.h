@@ -4,8 +4,9 @@
 // ring (PERF_EVENT_IOC_SET_OUTPUT), and a library thread that hands each record to the front
 // end. A front end keeps only its own configs, records and status codes.
 //
-// Fork: the registry knows every session; a child of fork holds none of its parent's (its
-// copies of the descriptors are closed, the rings were never copied, the drainer is not in it).
+// Fork: every session joins the fork service (base/fork_service.h); a child of fork holds none
+// of its parent's (its copies of the descriptors are closed, the rings were never copied, the
+// drainer is not in it). Sampling needs no counting noun: no registry, no context.
 #pragma once
 
 #include <linux/perf_event.h>
@@ -21,7 +22,9 @@
 #include <vector>
 
 #include "base/engine_export.h"
+#include "base/fork_service.h"
 #include "base/status.h"
+#include "core/fork_order.h"
 #include "core/perf_ring.h"
 
 namespace pmapi {
@@ -32,8 +35,8 @@ class SamplingSession {
   using RecordFn =
       std::function<void(size_t ring, const perf_event_header &header, const uint8_t *record)>;
 
-  // Held for the whole of every call of a sampling front end (the registry's sampling_calls):
-  // a fork waits for it, so a child never inherits it held.
+  // Held for the whole of every call of a sampling front end: a fork waits for it, so a child
+  // never inherits it held.
   PMAPI_ENGINE_EXPORT static std::mutex &FrontEndCalls();
 
   // Opens the drainer's wake-up descriptor; records go to `each`, always with drain_mutex()
@@ -59,7 +62,8 @@ class SamplingSession {
   // session is. On failure none of them stays open and the status names thread and CPU. `ids`,
   // if asked for, gets the kernel's id of each event opened (PERF_EVENT_IOC_ID: what
   // PERF_SAMPLE_ID says in its samples, and in those of the events the new tasks inherit).
-  PMAPI_ENGINE_EXPORT Status AddTarget(pid_t pid, const perf_event_attr &attr, std::vector<uint64_t> *ids = nullptr);
+  PMAPI_ENGINE_EXPORT Status AddTarget(pid_t pid, const perf_event_attr &attr,
+                                       std::vector<uint64_t> *ids = nullptr);
   // Opens one event on ring `ring`'s CPU for `pid`, in the group of `group_fd` (-1: a group of
   // its own). A sampling event (sample_period set) writes into the ring, which it maps if the
   // ring has no owner yet. *fd stays the session's (for reads; the session closes it); *id, if
@@ -97,8 +101,6 @@ class SamplingSession {
   // of its locks: where a front end drops what it holds of its parent's (its handles, its
   // memory), destroying its sessions if it likes. Registered once per front end (up to 8).
   PMAPI_ENGINE_EXPORT static void AtForkInChild(void (*release)());
-  // Called by the registry in a child of fork, with drain_mutex() held since before the fork.
-  void ForgetInChild();
 
  private:
   struct Ring {
@@ -110,6 +112,11 @@ class SamplingSession {
   };
 
   SamplingSession() = default;
+  // The fork hooks: the drain is held across the fork; the child forgets the parent's session.
+  static void LockForFork(void *self);
+  static void UnlockAfterFork(void *self);
+  static void ForgetAfterFork(void *self);
+  void ForgetInChild();  // drain_mutex_ held since before the fork
   Status MapRing(Ring *ring, int fd, const char *target);
   static void *DrainLoop(void *session);
   void DrainAll();  // drain_mutex_ held
@@ -128,6 +135,8 @@ class SamplingSession {
   std::atomic<bool> quit_{false};
   std::mutex drain_mutex_;
   bool held_by_parent_ = false;
+  ForkHook fork_hook_{kForkRankSamplingSessions, this, &LockForFork, &UnlockAfterFork,
+                      &ForgetAfterFork};
 };
 
 }  // namespace pmapi

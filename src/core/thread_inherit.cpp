@@ -21,6 +21,7 @@
 #include "base/import_redirect.h"
 #include "base/last_error.h"
 #include "core/counting_group.h"
+#include "core/library_thread.h"
 #include "core/my_thread.h"
 #include "core/registry.h"
 #include "core/thread_inherit.h"
@@ -101,7 +102,7 @@ int CreateInheriting(PthreadCreate next, bool trampoline_allowed, pthread_t *thr
                      const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
   CountEngineEvent(EngineEvent::kThreadStartWrapped);
   const Context *creator = t_my_context;
-  if (!creator || !creator->program().inherit_to_new_threads() ||
+  if (!creator || StartingLibraryThread() || !creator->program().inherit_to_new_threads() ||
       (creator->group() && creator->group()->revoked()) || !trampoline_allowed) {
     return next(thread, attr, routine, arg);
   }
@@ -134,20 +135,6 @@ int RedirectedPthreadCreate(pthread_t *thread, const pthread_attr_t *attr, void 
 }
 
 }  // namespace
-
-int StartLibraryThread(pthread_t *thread, void *(*routine)(void *), void *arg) {
-  static const PthreadCreate first = [] {
-    auto found = reinterpret_cast<PthreadCreate>(dlsym(RTLD_DEFAULT, "pthread_create"));
-    return found ? found : RealPthreadCreate();
-  }();
-  // The first may be our exported wrapper (libpmapi first in the search order): with no
-  // context on the calling thread for that moment, it passes the call on untouched.
-  Context *saved = t_my_context;
-  t_my_context = nullptr;
-  const int err = first(thread, nullptr, routine, arg);
-  t_my_context = saved;
-  return err;
-}
 
 void RouteNewThreadsThroughInheritance() {
   if (OursComesFirst()) return;  // every object's pthread_create is the exported one already

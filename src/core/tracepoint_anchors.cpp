@@ -9,8 +9,10 @@
 #include <mutex>
 #include <new>
 
+#include "base/fork_service.h"
 #include "base/kernel.h"
 #include "base/settings.h"
+#include "core/fork_order.h"
 
 namespace pmapi {
 namespace {
@@ -33,10 +35,22 @@ bool AnchoredLocked(uint64_t config) {
   return false;
 }
 
+// The anchors' part in a fork, joined before the first anchor opens: a child drops its copies.
+void JoinForkService() {
+  static ForkHook *hook = [] {
+    auto *joined = new ForkHook(kForkRankProcessState, nullptr, nullptr, nullptr,
+                                [](void *) { DropTracepointAnchorsInChild(); });
+    joined->Join();
+    return joined;
+  }();
+  (void)hook;
+}
+
 }  // namespace
 
 void AnchorTracepoint(const perf_event_attr &attr) {
   if (attr.type != PERF_TYPE_TRACEPOINT) return;
+  JoinForkService();
   if (CurrentSettings().no_tracepoint_anchors) return;
   std::lock_guard<std::mutex> lock(g_mutex);
   const int count = g_count.load(std::memory_order_relaxed);

@@ -14,7 +14,7 @@
 // Bounded: at most kMaxTracepointAnchors, first come first kept; a tracepoint
 // past the bound simply pays the wait. Released: at process exit (the kernel
 // closes them, and the exiting process pays the waits once), in a forked child
-// at once (see registry.cpp), or by ReleaseTracepointAnchors. Each anchor costs
+// at once (the anchors join the fork service), or by ReleaseTracepointAnchors. Each anchor costs
 // one descriptor, and while it is open every hit of its tracepoint anywhere
 // runs the perf probe, which finds no enabled event and returns.
 // PMAPI_NO_TRACEPOINT_ANCHORS=1 (checked at each open) turns anchoring off.

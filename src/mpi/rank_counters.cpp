@@ -41,17 +41,12 @@ std::string RankCounters::Program(const std::string &spec) {
   }
   for (int e = 0; e < chosen.nevents; ++e) events_.push_back(chosen.events[e].name);
   pm_prog_t prog = chosen.prog;
-  prog.mode.w |= PM_PROCESS;
   // The group's member count (ginfo.members) is never read here, and keeping it costs a
-  // sched_process_fork tracepoint whose first enabling patches kernel text on every CPU
-  // (tens of ms in a VM): spare it, as pmcount does (docs/counting.md). Set around this one
-  // call only, so that the program's own pm_set_program* calls keep the setting it chose; the
-  // environment is never changed (docs/settings.md).
-  const char *fork_counter = "0";
-  pm_get_setting("PMAPI_NO_FORK_COUNTER", &fork_counter);
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
+  // sched_process_fork tracepoint whose first enabling patches kernel text on every CPU: spare
+  // it, as pmcount does (docs/counting.md). An option of this program alone: the MPI program's
+  // own pm_set_program* calls keep their counter.
+  prog.mode.w |= PM_PROCESS | PM_NO_FORK_COUNTER;
   rc = pm_set_program_mygroup(&prog);
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", fork_counter);
   if (rc != 0) return PmError("pm_set_program_mygroup", rc);
   return "";
 }

@@ -17,6 +17,7 @@
 
 #include "base/settings.h"
 #include "core/fork_counter.h"
+#include "pmapi_settings.h"
 #include "support/child_process.h"
 #include "support/counting.h"
 #include "support/counting_fixture.h"
@@ -537,12 +538,10 @@ TEST_F(Groups, AMemberRefusedAtEveryAttemptIsReportedAfterTheLast) {
     return attr.disabled ? 0 : EINVAL;
   });
   ScopedKernel scoped(&kernel);
-  pm_prog_t prog =
-      MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")}, PM_USER | PM_COUNT);
   // One group to attempt: without the fork counter, the set has no second program to try.
-  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "1");
+  pm_prog_t prog = MakeProgram({getppid_, EventId("syscalls:sys_enter_getpgid")},
+                               PM_USER | PM_COUNT | PM_NO_FORK_COUNTER);
   const int rc = pm_set_program_mygroup(&prog);
-  pmapi::SetSetting("PMAPI_NO_FORK_COUNTER", "");
   EXPECT_EQ(rc, Pmapi_KernelError);
   EXPECT_EQ(leaders, 4) << "four attempts";
   const std::string message = pm_strerror("set", rc);
@@ -649,6 +648,33 @@ TEST_F(Groups, PmapiNoForkCounterCountsMembersInTheLibraryWithoutATracepoint) {
   pm_data_t data = GroupData();
   EXPECT_EQ(data.accu[0], 4);
   EXPECT_EQ(data.ginfo.members, 2);
+}
+
+// PM_NO_FORK_COUNTER is the setting for one program: its group opens no tracepoint, the next
+// group of the process (without the bit) has its fork counter, and the setting stays as it was.
+TEST_F(Groups, PmNoForkCounterIsAnOptionOfOneProgramNotOfTheProcess) {
+  const char *setting = nullptr;
+  ASSERT_EQ(pm_get_setting("PMAPI_NO_FORK_COUNTER", &setting), 0);
+  ASSERT_STREQ(setting, "0");
+  pm_prog_t without = Program(PM_NO_FORK_COUNTER);
+  ASSERT_EQ(pm_set_program_mygroup(&without), 0);
+  EXPECT_EQ(CountPerfDescriptors(), baseline_fds_ + 2) << "the group's event and the caller's";
+  std::thread([] { CallGetppid(4); }).join();
+  pm_data_t data = GroupData();
+  EXPECT_EQ(data.accu[0], 4);
+  EXPECT_EQ(data.ginfo.members, 2) << "counted by the library: the caller and its thread";
+  pm_prog_t got;
+  ASSERT_EQ(pm_get_program_mygroup(&got), 0);
+  EXPECT_NE(got.mode.w & PM_NO_FORK_COUNTER, 0) << "handed back as set";
+  ASSERT_EQ(pm_delete_program_mygroup(), 0);
+
+  ASSERT_EQ(pm_get_setting("PMAPI_NO_FORK_COUNTER", &setting), 0);
+  EXPECT_STREQ(setting, "0") << "the process-wide setting was never changed";
+  pm_prog_t with = Program();
+  ASSERT_EQ(pm_set_program_mygroup(&with), 0);
+  EXPECT_EQ(CountPerfDescriptors(), baseline_fds_ + 3)
+      << "the group's event, its fork counter and the caller's";
+  ASSERT_EQ(pm_delete_program_mygroup(), 0);
 }
 
 TEST_F(Groups, ProcessLevelRefusalsNameTheirCause) {

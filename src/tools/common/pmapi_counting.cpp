@@ -28,9 +28,13 @@ void Fill(int rc, const pm_data_t &data, const pm_accu_time_t &times, Sample *sa
 // A copy of `prog` (a pm_prog_t or pm_prog_mx_t) that counts from the set on when `on`, else
 // stays off until Start (-D).
 template <typename Program>
+// The tools never print ginfo.members: their groups spare the kernel the tracepoint that counts
+// them (registering and unregistering it costs more than `true` runs). An option of the tools'
+// own programs: a program the tool does not set keeps its counter.
 Program CountingFrom(const Program &prog, bool on) {
   Program program = prog;
   if (on) program.mode.w |= PM_COUNT;
+  program.mode.w |= PM_NO_FORK_COUNTER;
   return program;
 }
 
@@ -208,10 +212,6 @@ class SystemCountingMx : public Counting {
 
 int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_t program = CountingFrom(prog, on);
-  // pmcount never prints ginfo.members: spare the kernel the tracepoint that
-  // counts them (registering and unregistering it costs more than `true` runs).
-  // A setting of this process alone: the command never sees it.
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   const int rc = pm_set_program_group(pid, pid, &program);
   if (rc == 0) out->reset(new CommandCounting(pid));
   return rc;
@@ -227,7 +227,6 @@ int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
 
 int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &prog,
                   std::unique_ptr<Counting> *out) {
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   std::vector<AttachTarget> done;
   for (const AttachTarget &t : targets) {
     pm_prog_t program = CountingFrom(prog, true);
@@ -254,7 +253,6 @@ namespace tools {
 
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = CountingFrom(prog, on);
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");  // as CountCommand: no ginfo is printed
   const int rc = pm_set_program_group_mx(pid, pid, &program);
   if (rc == 0) {
     out->reset(new CommandCountingMx(pid, pid, false, static_cast<size_t>(prog.nb_events_prog)));
@@ -265,7 +263,6 @@ int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr
 int CountAttachedMx(const AttachTarget &target, const pm_prog_mx_t &prog,
                     std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = CountingFrom(prog, true);
-  pm_set_setting("PMAPI_NO_FORK_COUNTER", "1");
   int rc;
   if (target.whole_process) {
     program.mode.w |= PM_PROCESS;
