@@ -16,13 +16,21 @@ void Check(int rc, const char *where) {
   throw Failure{rc, sentence ? sentence : where};
 }
 
+void SetPythonError(const Failure &f) {
+  try {
+    py::object error = py::module_::import("pmapi._errors").attr("error_for")(f.code, f.message);
+    PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(error.ptr())), error.ptr());
+  } catch (py::error_already_set &e) {
+    e.restore();  // pmapi._errors itself failed: that error, rather than none
+  }
+}
+
 void RegisterErrors() {
   py::register_exception_translator([](std::exception_ptr failure) {
     try {
       if (failure) std::rethrow_exception(failure);
     } catch (const Failure &f) {
-      py::object error = py::module_::import("pmapi._errors").attr("error_for")(f.code, f.message);
-      PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(error.ptr())), error.ptr());
+      SetPythonError(f);
     }
   });
 }

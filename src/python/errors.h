@@ -16,6 +16,9 @@ struct Failure {
 // calling thread (the thread the call failed on, so the detail is this call's).
 void Check(int rc, const char *where);
 
+// Sets the Python error for `f` (its pmapi.Error subclass, from pmapi/_errors.py).
+void SetPythonError(const Failure &f);
+
 // Installs the translator from Failure to pmapi.Error (pmapi/_errors.py).
 void RegisterErrors();
 

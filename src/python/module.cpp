@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // pmapi._pmapi: the compiled part of the pmapi package. Count, Session and the catalog calls
 // over the public C API; the package (pmapi/__init__.py) adds the Pythonic front.
+#include "bench_calls.h"
 #include "catalog.h"
 #include "errors.h"
+#include "fast_methods.h"
 #include "session.h"
 
 #include <pybind11/pybind11.h>
@@ -27,15 +29,6 @@ py::dict Values(const std::vector<std::string> &names,
                 const std::vector<pm_session_count_t> &counts) {
   py::dict values;
   for (size_t i = 0; i < names.size(); ++i) values[py::str(names[i])] = py::cast(counts[i]);
-  return values;
-}
-
-py::list ReadValues(Session &s) {
-  s.Refresh();
-  const auto &counts = s.counts();
-  py::list values(counts.size());
-  for (size_t i = 0; i < counts.size(); ++i)
-    PyList_SET_ITEM(values.ptr(), Py_ssize_t(i), PyLong_FromUnsignedLongLong(counts[i].value));
   return values;
 }
 
@@ -78,7 +71,8 @@ PYBIND11_MODULE(_pmapi, m) {
       .def("__hash__", [](const pm_session_count_t &c) { return py::hash(py::int_(c.value)); })
       .def("__repr__", &CountRepr);
 
-  py::class_<Session>(m, "Session", "A counting session: events counted on a target.")
+  py::class_<Session> session(m, "Session", "A counting session: events counted on a target.");
+  session
       .def(py::init<const std::optional<std::string> &, const std::string &,
                     const std::vector<int> &>(),
            py::arg("events") = py::none(), py::arg("scope") = "thread",
@@ -99,7 +93,6 @@ PYBIND11_MODULE(_pmapi, m) {
              s.Stop();
              return false;
            })
-      .def("read", &ReadValues, "The values now, a list of ints in the order of names.")
       .def_property_readonly("names", &Session::names,
                              "The events, with their modifiers, in order.")
       .def_property_readonly(
@@ -139,6 +132,8 @@ PYBIND11_MODULE(_pmapi, m) {
                              "Seconds counted, over every start and stop.")
       .def("_per_cpu", &PerCpu)
       .def("_run_command", &Session::RunCommand, py::arg("argv"));
+  pmapi_python::AddFastMethods(session);
 
   pmapi_python::BindCatalog(m);
+  pmapi_python::BindBenchCalls(m);
 }
