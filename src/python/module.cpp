@@ -5,6 +5,7 @@
 #include "catalog.h"
 #include "errors.h"
 #include "fast_methods.h"
+#include "mpi_summary.h"
 #include "session.h"
 
 #include <pybind11/pybind11.h>
@@ -136,4 +137,5 @@ PYBIND11_MODULE(_pmapi, m) {
 
   pmapi_python::BindCatalog(m);
   pmapi_python::BindBenchCalls(m);
+  pmapi_python::BindMpiSummary(m);
 }
