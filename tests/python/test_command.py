@@ -2,6 +2,8 @@
 # pmapi.count_command: a child and everything it starts, from its exec to its exit.
 import sys
 
+import pytest
+
 import pmapi
 from conftest import needs_tracepoints
 
@@ -37,3 +39,16 @@ def test_sort_a_file(tmp_path):
     assert (tmp_path / "sorted").read_text().split()[:3] == ["1", "2", "3"]
     assert int(c.values["task-clock"]) > 0
     assert c.metrics and c.to_dict()["returncode"] == 0
+
+
+def test_ctrl_c_ends_the_command():
+    import os
+    import signal
+    import threading
+    import time
+
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        pmapi.count_command(["sleep", "30"], events="task-clock")
+    assert time.monotonic() - started < 20
