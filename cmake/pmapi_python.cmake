@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# Decides whether to build the pmapi Python package (PMAPI_BUILD_PYTHON) and adds src/python.
+# PMAPI_PYTHON_ENABLED tells tests/ whether the module exists.
+set(PMAPI_PYTHON_ENABLED OFF)
+# The distribution's python3 unless told otherwise: the packages scripts/setup-deps installs
+# (pybind11, pytest, pandas) are its, and a python3 found first in PATH (a version manager's)
+# may have none of them. pip install passes its own interpreter.
+if(NOT Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(Python3_EXECUTABLE /usr/bin/python3)
+endif()
+if(PMAPI_BUILD_PYTHON STREQUAL "AUTO")
+  if(NOT PMAPI_SANITIZE AND NOT PMAPI_BUILD_FUZZERS AND NOT CMAKE_CROSSCOMPILING)
+    find_package(Python3 COMPONENTS Interpreter Development.Module QUIET)
+    if(Python3_FOUND)
+      find_package(pybind11 CONFIG QUIET)
+    endif()
+    if(Python3_FOUND AND pybind11_FOUND)
+      set(PMAPI_PYTHON_ENABLED ON)
+    else()
+      message(STATUS "pmapi Python package: not built (needs python3-dev and pybind11-dev)")
+    endif()
+  endif()
+elseif(PMAPI_BUILD_PYTHON)
+  find_package(Python3 COMPONENTS Interpreter Development.Module REQUIRED)
+  find_package(pybind11 CONFIG REQUIRED)
+  set(PMAPI_PYTHON_ENABLED ON)
+endif()
+if(PMAPI_PYTHON_ENABLED)
+  add_subdirectory(src/python)
+endif()

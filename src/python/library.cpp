@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include "library.h"
+
+#include "errors.h"
+
+#include <strings.h>
+
+#include <mutex>
+#include <unordered_map>
+
+namespace pmapi_python {
+namespace {
+
+struct Listing {
+  pm_info2_t info{};
+  pm_groups_info_t groups{};
+  std::unordered_map<int, const pm_events2_t *> by_id;
+  int rc = 0;
+};
+
+Listing &TheListing() {
+  static Listing listing;
+  return listing;
+}
+
+}  // namespace
+
+void EnsureInitialized() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Listing &l = TheListing();
+    l.rc = pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &l.info,
+                         &l.groups, PM_CURRENT);
+    if (l.rc != 0) return;
+    for (int pmc = 0; pmc < l.info.maxpmcs; ++pmc)
+      for (int i = 0; i < l.info.maxevents[pmc]; ++i)
+        l.by_id.emplace(l.info.list_events[pmc][i].event_id, &l.info.list_events[pmc][i]);
+  });
+  // A failed initialization is reported on every call, with its sentence each time.
+  if (TheListing().rc != 0) {
+    pm_info2_t info;
+    pm_groups_info_t groups;
+    Check(pm_initialize(PM_VERIFIED | PM_UNVERIFIED | PM_CAVEAT | PM_GET_GROUPS, &info, &groups,
+                        PM_CURRENT),
+          "pm_initialize");
+  }
+}
+
+const pm_events2_t *EventById(int event_id) {
+  const auto &by_id = TheListing().by_id;
+  auto found = by_id.find(event_id);
+  return found == by_id.end() ? nullptr : found->second;
+}
+
+const pm_groups_info_t &Groups() { return TheListing().groups; }
+
+int GroupIdByName(const std::string &name) {
+  const pm_groups_info_t &g = Groups();
+  for (int i = 0; i < g.maxgroups; ++i)
+    if (g.event_groups[i].short_name && strcasecmp(g.event_groups[i].short_name, name.c_str()) == 0)
+      return g.event_groups[i].group_id;
+  return -1;
+}
+
+}  // namespace pmapi_python
