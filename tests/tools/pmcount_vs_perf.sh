@@ -85,8 +85,10 @@ levels)
   all=$(value "$work/pm" page-faults)
   echo "note: pmcount u $u k $k all $all; perf u $(value "$work/perf" page-faults:u) k $(value "$work/perf" page-faults:k)"
   check "each its own count: :u + :k = all levels ($u + $k = $all)" test $((u + k)) = "$all"
-  check ":u counts as perf's :u does (within 2 faults: the loader's pages)" \
-    test $((u - $(value "$work/perf" page-faults:u))) -le 2 -a $(($(value "$work/perf" page-faults:u) - u)) -le 2
+  # Within 6 faults: a program's user page faults differ by a few from run to run, under either
+  # tool (46 to 51 for this one, with the address space laid out anew by each exec).
+  check ":u counts as perf's :u does (within 6 faults: the layout of each run)" \
+    test $((u - $(value "$work/perf" page-faults:u))) -le 6 -a $(($(value "$work/perf" page-faults:u) - u)) -le 6
   n=$(random_n)
   "$pmcount" -x, -e "$ev:k,$ev" -- "$workload" getppid "$n" 2>"$work/tp"
   check "a tracepoint at :k and at every level: $n both" \
