@@ -23,6 +23,11 @@ for tool in hpmcount hpmstat pmlist pmcycles; do
   [[ -x $bin/$tool ]] || { echo "FAIL: $bin has no $tool" >&2; exit 1; }
 done
 ev=syscalls:sys_enter_getppid
+# Ten tracepoints, more than one AIX program's 8 counters: a session counts them all.
+ten=$ev
+for call in getpid gettid getuid geteuid getgid getegid getpgrp getcwd getsid; do
+  ten+=,syscalls:sys_enter_$call
+done
 
 # A site's group table, as $PMAPI_GROUPS_DIR adds it: getppid entries and CPU time.
 mkdir "$work/site"
@@ -82,6 +87,22 @@ hpmcount)
   n=$(random_n)
   "$bin/hpmcount" -e $ev,task-clock "$workload" getppid "$n" >"$work/e.out"
   check "-e: $ev is $n" test "$(value "$ev" <"$work/e.out")" = "$n"
+  # One set counts through the counting session: an -e list past one program's 8 counters,
+  # every tracepoint exact, and one event in two modes.
+  n=$(random_n)
+  status=0
+  "$bin/hpmcount" -e "$ten" "$workload" getppid "$n" >"$work/ten.out" 2>"$work/ten.err" || status=$?
+  check "-e 10 tracepoints (more than 8 counters): exit 0" test "$status" = 0
+  check "-e 10 tracepoints: $ev is $n" test "$(value "$ev" <"$work/ten.out")" = "$n"
+  check "-e 10 tracepoints: a line for each" \
+    test "$(grep -c "^  syscalls:sys_enter_[a-z]* .*: *[0-9]*$" "$work/ten.out")" = 10
+  check "-e 10 tracepoints: nothing on stderr" test ! -s "$work/ten.err"
+  status=0
+  "$bin/hpmcount" -e page-faults:u,page-faults:k "$workload" getppid 1 >"$work/uk.out" 2>&1 || status=$?
+  check "-e page-faults:u,page-faults:k: exit 0" test "$status" = 0
+  check "... counting mode per-event" grep -qx " Counting mode: per-event" "$work/uk.out"
+  check "... page-faults:u counted" test "$(value "page-faults:u" <"$work/uk.out")" -gt 0
+  check "... page-faults:k has its own line" grep -q "^  page-faults:k .*: *[0-9][0-9]*$" "$work/uk.out"
   n=$(random_n)
   "$bin/hpmcount" -k -x -D getppid_per_second -g pm_site_getppid "$workload" getppid "$n" >"$work/x.out"
   check "-k: counting mode user+kernel" grep -qx " Counting mode: user+kernel" "$work/x.out"
@@ -233,6 +254,19 @@ hpmstat)
   got=$(value "$ev" <"$work/site.stat")
   check "-g site group: $ev ($got) >= $n" test "$got" -ge "$n"
   check "-T: a time stamp line" grep -Eq "^ Time stamp: [0-9]+\.[0-9]{6}$" "$work/site.stat"
+  # One set counts through a session on every CPU: 10 tracepoints, past 8 counters.
+  n=$(random_n)
+  "$bin/hpmstat" -e "$ten" 2 1 >"$work/ten.stat" 2>"$work/ten.err" &
+  stat_pid=$!
+  sleep 0.5
+  "$workload" getppid "$n"
+  status=0
+  wait $stat_pid || status=$?
+  check "-e 10 tracepoints (more than 8 counters): exit 0" test "$status" = 0
+  got=$(value "$ev" <"$work/ten.stat")
+  check "-e 10 tracepoints: $ev ($got) >= $n" test "${got:-0}" -ge "$n"
+  check "-e 10 tracepoints: a line for each" \
+    test "$(grep -c "^  syscalls:sys_enter_[a-z]* .*: *[0-9]*$" "$work/ten.stat")" = 10
   # IBM's multiplexing example, on groups this machine has: -s 7,8 -d.
   "$bin/hpmstat" -d -s 7,8 1 1 >"$work/mx"
   check "-s 7,8: two sets" test "$(grep -c "^ Set: " "$work/mx")" = 2

@@ -15,113 +15,16 @@ uint64_t Nanoseconds(timebasestruct_t t) {
   return static_cast<uint64_t>(t.tb_high) * 1000000000u + t.tb_low;
 }
 
-// Fills `sample` from a pm_get_Tdata* result. Pmapi_Multiplexed still carries data (unscaled);
-// any other failure leaves the sample empty with its code, for "<not counted>".
-void Fill(int rc, const pm_data_t &data, const pm_accu_time_t &times, Sample *sample) {
-  sample->rc = rc;
-  if (rc != 0 && rc != Pmapi_Multiplexed) return;
-  for (int i = 0; i < MAX_COUNTERS; ++i) sample->values[i] = static_cast<uint64_t>(data.accu[i]);
-  sample->enabled_ns = Nanoseconds(times.accu_timebase);
-  sample->running_ns = Nanoseconds(times.accu_purr);
-}
-
-// A copy of `prog` (a pm_prog_t or pm_prog_mx_t) that counts from the set on when `on`, else
-// stays off until Start (-D).
-template <typename Program>
+// A copy of `prog` that counts from the set on when `on`, else stays off until Start (-D).
 // The tools never print ginfo.members: their groups spare the kernel the tracepoint that counts
 // them (registering and unregistering it costs more than `true` runs). An option of the tools'
 // own programs: a program the tool does not set keeps its counter.
-Program CountingFrom(const Program &prog, bool on) {
-  Program program = prog;
+pm_prog_mx_t CountingFrom(const pm_prog_mx_t &prog, bool on) {
+  pm_prog_mx_t program = prog;
   if (on) program.mode.w |= PM_COUNT;
   program.mode.w |= PM_NO_FORK_COUNTER;
   return program;
 }
-
-// One sample per target, each from its own pm_get_Tdata* call (`read_one(i, data, times)`).
-template <typename ReadOne>
-int ReadEach(size_t targets, std::vector<Sample> *samples, ReadOne read_one) {
-  samples->assign(targets, Sample());
-  for (size_t i = 0; i < targets; ++i) {
-    pm_data_t data;
-    pm_accu_time_t times;
-    Fill(read_one(i, &data, &times), data, times, &(*samples)[i]);
-  }
-  return 0;
-}
-
-class CommandCounting : public Counting {
- public:
-  explicit CommandCounting(pid_t pid) : pid_(pid) {}
-  ~CommandCounting() override { Delete(); }
-
-  int Read(std::vector<Sample> *samples) override {
-    pm_data_t data;
-    pm_accu_time_t times;
-    Sample sample;
-    const int rc = pm_get_Tdata_group(pid_, pid_, &data, &times);
-    Fill(rc, data, times, &sample);
-    samples->assign(1, sample);
-    return rc == Pmapi_NotSchedulable || rc == Pmapi_Multiplexed ? 0 : rc;
-  }
-
-  void DeleteProgram() override { pm_delete_program_group(pid_, pid_); }
-
-  int Start() override { return pm_start_group(pid_, pid_); }
-
- private:
-  pid_t pid_;
-};
-
-class SystemCounting : public Counting {
- public:
-  explicit SystemCounting(std::vector<int> cpus) : cpus_(std::move(cpus)) {}
-  ~SystemCounting() override { Delete(); }
-
-  int Read(std::vector<Sample> *samples) override {
-    return ReadEach(cpus_.size(), samples, [&](size_t i, pm_data_t *data, pm_accu_time_t *times) {
-      return pm_get_Tdata_lcpu(cpus_[i], data, times);
-    });
-  }
-
-  void DeleteProgram() override { pm_delete_program(); }
-
-  int Start() override { return pm_start(); }
-
- private:
-  std::vector<int> cpus_;
-};
-
-// -p, -t: one context per target, each read and deleted through its own family.
-class AttachedCounting : public Counting {
- public:
-  explicit AttachedCounting(std::vector<AttachTarget> targets) : targets_(std::move(targets)) {}
-  ~AttachedCounting() override { Delete(); }
-
-  int Read(std::vector<Sample> *samples) override {
-    return ReadEach(targets_.size(), samples,
-                    [&](size_t i, pm_data_t *data, pm_accu_time_t *times) {
-                      const AttachTarget &t = targets_[i];
-                      return t.whole_process ? pm_get_Tdata_group(t.pid, t.tid, data, times)
-                                             : pm_get_Tdata_thread(t.pid, t.tid, data, times);
-                    });
-  }
-
-  void DeleteProgram() override {
-    for (const AttachTarget &t : targets_) {
-      if (t.whole_process) {
-        pm_delete_program_group(t.pid, t.tid);
-      } else {
-        pm_delete_program_thread(t.pid, t.tid);
-      }
-    }
-  }
-
-  int Start() override { return 0; }  // -D waits before attaching instead
-
- private:
-  std::vector<AttachTarget> targets_;
-};
 
 // Appends the sets of one _mx read (rc from pm_get_data*_mx) at `target` of `targets`.
 void FillSets(int rc, const pm_data_mx_t &data, size_t target, size_t targets, int *rounds,
@@ -209,47 +112,6 @@ class SystemCountingMx : public Counting {
 };
 
 }  // namespace
-
-int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out) {
-  pm_prog_t program = CountingFrom(prog, on);
-  const int rc = pm_set_program_group(pid, pid, &program);
-  if (rc == 0) out->reset(new CommandCounting(pid));
-  return rc;
-}
-
-int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
-                    std::unique_ptr<Counting> *out) {
-  pm_prog_t program = CountingFrom(prog, on);
-  const int rc = pm_set_program(&program);
-  if (rc == 0) out->reset(new SystemCounting(std::move(cpus)));
-  return rc;
-}
-
-int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &prog,
-                  std::unique_ptr<Counting> *out) {
-  std::vector<AttachTarget> done;
-  for (const AttachTarget &t : targets) {
-    pm_prog_t program = CountingFrom(prog, true);
-    int rc;
-    if (t.whole_process) {
-      program.mode.w |= PM_PROCESS;
-      rc = pm_set_program_group(t.pid, t.tid, &program);
-    } else {
-      rc = pm_set_program_thread(t.pid, t.tid, &program);
-    }
-    if (rc != 0) {
-      AttachedCounting undo(done);  // deletes what was set
-      return rc;
-    }
-    done.push_back(t);
-  }
-  out->reset(new AttachedCounting(std::move(done)));
-  return 0;
-}
-
-}  // namespace tools
-
-namespace tools {
 
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out) {
   pm_prog_mx_t program = CountingFrom(prog, on);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-// The counting itself, through public pmapi calls only: a third-party counting group on a
-// command (pm_set_program_group and friends: the command and everything it starts), or the
-// system-wide context (pm_set_program, read per CPU with pm_get_Tdata_lcpu).
+// What a counting gives (a Sample per target, read by a Counting), and the counting through AIX's
+// _mx programs, public pmapi calls only: event sets multiplexed set by set on a command's
+// counting group (pm_set_program_group_mx: the command and everything it starts), on an
+// attached thread or process, or on the system-wide context (pm_set_program_mx, read per CPU).
+// One set of events counts through the counting session instead (session_counting.h).
 #pragma once
 
 #include <pmapi.h>
@@ -52,25 +54,11 @@ class Counting {
   bool deleted_ = false;
 };
 
-// Programs `prog` (counting on) as a counting group on thread `pid` of process `pid`, which
-// must be stopped (the AIX rule for third-party calls). Returns 0 or the pmapi code.
-// `on` false: programmed with counting off, for Start() later (-D).
-int CountCommand(pid_t pid, const pm_prog_t &prog, bool on, std::unique_ptr<Counting> *out);
-
-// Programs `prog` (counting on) on every CPU; reads report the Linux CPUs `cpus`.
-int CountSystemWide(const pm_prog_t &prog, std::vector<int> cpus, bool on,
-                    std::unique_ptr<Counting> *out);
-
-// -p, -t: programs `prog` on each running target, through the third-party calls: a whole
-// process as a process-level counting group (pm_set_program_group with PM_PROCESS: every
-// thread, those it starts too), a thread with pm_set_program_thread. Reads give one sample per
-// target, in order. Returns 0 or the pmapi code of the first refusal (nothing is left set).
-int CountAttached(const std::vector<AttachTarget> &targets, const pm_prog_t &prog,
-                  std::unique_ptr<Counting> *out);
-
-// -T: the same through the _mx calls (pm_set_program_group_mx, pm_set_program_mx). Reads are
-// set-major: set k's sample of target t is at k * targets + t. A sample's running_ns (and
-// enabled_ns) is the time its set counted (accu_time).
+// Programs `prog` on the command `pid` (stopped: the AIX rule for third-party calls) as a
+// counting group (pm_set_program_group_mx), or on every CPU (pm_set_program_mx; reads report
+// the Linux CPUs `cpus`); `on` false: programmed with counting off, for Start() later (-D).
+// Reads are set-major: set k's sample of target t is at k * targets + t. A sample's running_ns
+// (and enabled_ns) is the time its set counted (accu_time). Returns 0 or the pmapi code.
 int CountCommandMx(pid_t pid, const pm_prog_mx_t &prog, bool on, std::unique_ptr<Counting> *out);
 int CountSystemWideMx(const pm_prog_mx_t &prog, std::vector<int> cpus, bool on,
                       std::unique_ptr<Counting> *out);

@@ -69,29 +69,4 @@ Plan MakePlan(const Selection &selection, const Mode &mode) {
   return plan;
 }
 
-int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
-        const std::function<void()> &unset) {
-  if (plan->empty()) return 0;
-  int rc = set(plan->prog);
-  if (rc == 0 || !AboutAnEvent(rc)) return rc;
-  for (size_t e = 0; e < plan->ids.size(); ++e) {
-    if (!plan->reasons[e].empty()) continue;
-    pm_prog_t alone = plan->prog;
-    alone.mode.b.is_group = 0;
-    for (int &event : alone.events) event = COUNT_NOTHING;
-    alone.events[0] = plan->ids[e];
-    const int own = set(alone);
-    if (own == 0) {
-      unset();
-    } else if (AboutAnEvent(own)) {
-      plan->reasons[e] = RefusalReason(own);
-    } else {
-      return own;
-    }
-  }
-  Assign(plan);
-  if (plan->empty()) return 0;
-  return set(plan->prog);
-}
-
 }  // namespace tools

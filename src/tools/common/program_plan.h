@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-// The pmapi program for a selection, and programming it so that one event the kernel refuses
-// does not take the others down with it: pmapi programs are all-or-nothing (one pinned perf
-// group), while pmcount, like perf stat, shows what it could count beside <not supported>.
+// The plan of a selection: the pmapi program of one _mx set, or a session's events
+// (session_counting.h), and why an event is left out, so that one event the kernel refuses does
+// not take the others down with it: the tools, like perf stat, show what they could count
+// beside <not supported>.
 #pragma once
 
 #include <pmapi.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,17 +30,11 @@ struct Plan {
 // A group whose members are all countable is programmed as the group (mode.b.is_group).
 Plan MakePlan(const Selection &selection, const Mode &mode);
 
-// Programs `plan` with `set` (which returns 0 or a pmapi code). If the kernel refuses one of
-// the events, each event is tried alone (undone with `unset`), the refused ones are left out
-// with pm_strerror's reason, and the rest is programmed. Returns 0 (possibly with nothing left
-// to count) or the code of a refusal that is not about an event (privilege, say).
-// Whether a refusal is about an event (or the events together) rather than the whole attempt.
+// Whether a refusal is about an event (or the events together) rather than the whole attempt:
+// then each event is tried alone, and the refused ones are left out with their reason.
 bool AboutAnEvent(int rc);
 
 // pm_strerror's sentence for `rc` without its "where: " prefix: why an event is not counted.
 std::string RefusalReason(int rc);
-
-int Arm(Plan *plan, const std::function<int(const pm_prog_t &)> &set,
-        const std::function<void()> &unset);
 
 }  // namespace tools

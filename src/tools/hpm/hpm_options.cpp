@@ -112,7 +112,7 @@ tools::OptionTable Table(Tool tool, HpmOptions *o) {
       {'g', "groups",
        "event groups by name or number (pmlist -g -1); a comma list multiplexes them"},
       {'s', "sets", "set numbers: on Linux a set is a group, so the same as -g; 0 is every group"},
-      {'e', "events", "event names (pmlist), a libpmapi addition"},
+      {'e', "events", "any number of event names (pmlist), each may end :u or :k; not on AIX"},
       {'u', nullptr, count ? nullptr : "user mode only"},
       {'k', nullptr,
        count ? "count kernel mode too (the default is user mode only)"

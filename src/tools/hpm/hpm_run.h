@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 // The two ways hpmcount and hpmstat count, once the events are prepared: a command, or the
-// whole machine by intervals. Both go through pmcount's nouns (the command started stopped,
-// the counting group or the system-wide context), so through the public pmapi calls.
+// whole machine by intervals. Both go through the tools' kit (the command started stopped; one
+// set through a counting session on the command's process or on every CPU, several through
+// AIX's _mx program on its counting group or the system-wide context), so through the public
+// pmapi calls.
 #pragma once
 
 #include "hpm_options.h"

@@ -13,6 +13,7 @@
 
 #include "destination.h"
 #include "pmapi_counting.h"
+#include "session_counting.h"
 #include "set_results.h"
 #include "stopped_command.h"
 #include "task_aggregate.h"
@@ -78,15 +79,14 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   tools::BlockWaitedSignals();
   std::unique_ptr<tools::Counting> counting;
   auto arm = [&](pid_t pid) -> int {
+    tools::SessionPlaces places;
+    places.command = pid;  // the command and every thread and process it starts
     return ArmPrograms(
         &programs, "hpmcount", "pm_set_program_group",
         [&](const pm_prog_mx_t &mx) {
           return tools::CountCommandMx(pid, mx, /*on=*/true, &counting);
         },
-        [&](const pm_prog_t &prog) {
-          return tools::CountCommand(pid, prog, /*on=*/true, &counting);
-        },
-        &counting);
+        places, &counting);
   };
   tools::Command command;
   const int rc = command.Start(options.command, arm);
@@ -113,6 +113,8 @@ int RunHpmcount(const HpmOptions &options, const Prepared &prepared) {
   report.usage = command.usage();
   report.wall_seconds = static_cast<double>(end - start) / 1e9;
   report.sets = Results(prepared, programs, samples, 1, report.wall_seconds);
+  const std::string estimates = EstimatesNote(samples);
+  if (!estimates.empty()) report.notes.push_back(estimates);
   const std::string text = FormatReport(report);
   // The command has ended: a reader gone from the pipe (hpmcount ... | head) must cost the
   // report, said on stderr, not the command's exit status. Not before: the command inherits

@@ -11,6 +11,7 @@
 #include "count_rows.h"
 #include "destination.h"
 #include "pmapi_counting.h"
+#include "session_counting.h"
 #include "set_results.h"
 #include "stopped_command.h"
 #include "tool_messages.h"
@@ -64,15 +65,14 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     return kFailed;
   }
   std::unique_ptr<tools::Counting> counting;
+  tools::SessionPlaces places;
+  places.cpus = cpus;  // read per CPU, summed into the report
   const int rc = ArmPrograms(
       &programs, "hpmstat", "pm_set_program",
       [&](const pm_prog_mx_t &mx) {
         return tools::CountSystemWideMx(mx, cpus, /*on=*/true, &counting);
       },
-      [&](const pm_prog_t &prog) {
-        return tools::CountSystemWide(prog, cpus, /*on=*/true, &counting);
-      },
-      &counting);
+      places, &counting);
   if (rc != 0) return kFailed;
   tools::BlockWaitedSignals();
   // A reader gone from the pipe ends the reports with a message and 125, not a silent death.
@@ -99,6 +99,8 @@ int RunHpmstat(const HpmOptions &options, const Prepared &prepared) {
     report.wall_seconds = static_cast<double>(end - begin) / 1e9;
     if (options.timestamps) report.timestamp = RealTimeStamp();
     report.sets = Results(prepared, programs, delta, cpus.size(), report.wall_seconds);
+    const std::string estimates = EstimatesNote(delta);
+    if (!estimates.empty()) report.notes.push_back(estimates);
     error = out.Write(FormatReport(report));
     if (!error.empty()) {
       fprintf(stderr, "hpmstat: %s\n", error.c_str());

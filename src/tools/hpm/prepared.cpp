@@ -102,13 +102,17 @@ std::string Prepare(const HpmOptions &options, const EventChoice &choice, Prepar
     return std::to_string(requests.size()) + " groups given; at most " +
            std::to_string(tools::kMaxMultiplexSets) + " are multiplexed";
   }
+  // One set is counted by a session: any number of events, each with its own levels. Several
+  // are one _mx program: at most 8 events a set, one mode for all.
+  const bool session = requests.size() == 1;
   for (const tools::Options &request : requests) {
     // pmcount's selection, and through it the library's pm_select_events.
     tools::Selection selection;
-    std::string error = tools::SelectEvents(request, &selection);
+    std::string error = tools::SelectEvents(request, &selection, /*any_number=*/session);
     if (!error.empty()) return error;
     tools::Mode mode;
-    error = tools::ChooseMode(request, selection, &mode, &out.notes);
+    error = tools::ChooseMode(request, selection, &mode, &out.notes,
+                              session ? &out.per_event : nullptr);
     if (!error.empty()) return error;
     out.mode = mode;
     for (const std::string &note : selection.notes) out.notes.push_back(note);

@@ -16,7 +16,8 @@ namespace aix {
 // One set, or one per multiplexed group.
 struct Prepared {
   std::vector<tools::Selection> sets;
-  tools::Mode mode;
+  tools::Mode mode;                  // of the events that name no :u or :k of their own
+  bool per_event = false;            // one set whose events name different levels (-e a:u,a:k)
   std::vector<std::string> notes;    // what Linux lacks for the options given
   std::vector<std::string> metrics;  // -D: the metrics to show (empty: all)
   long slice_ms = 100;               // multiplexing: each group's turn (HPM_SLICE_DURATION)

@@ -39,7 +39,9 @@ Sample Sum(const std::vector<Sample> &samples, size_t first, size_t targets) {
       if (total.rc == 0) total.rc = s.rc;
       continue;
     }
-    for (int c = 0; c < MAX_COUNTERS; ++c) total.values[c] += s.values[c];
+    // A program's sample has MAX_COUNTERS values, a session's one per event.
+    if (total.values.size() < s.values.size()) total.values.resize(s.values.size());
+    for (size_t c = 0; c < s.values.size(); ++c) total.values[c] += s.values[c];
     total.enabled_ns = std::max(total.enabled_ns, s.enabled_ns);
     total.running_ns = std::max(total.running_ns, s.running_ns);
   }
@@ -121,7 +123,7 @@ std::vector<SetResult> Results(const Prepared &prepared, const Programs &program
 
 HpmReport BaseReport(const HpmOptions &options, const Prepared &prepared, bool multiplexed) {
   HpmReport report;
-  report.mode = tools::ModeName(prepared.mode);
+  report.mode = prepared.per_event ? "per-event" : tools::ModeName(prepared.mode);
   report.notes = prepared.notes;
   report.multiplexed = multiplexed;
   report.detailed = options.detailed;
@@ -133,7 +135,7 @@ HpmReport BaseReport(const HpmOptions &options, const Prepared &prepared, bool m
 // Builds the programs; returns "" or why the sets cannot be counted together.
 std::string MakePrograms(const Prepared &prepared, Programs *programs) {
   if (prepared.sets.size() == 1) {
-    programs->plan = tools::MakePlan(prepared.sets[0], prepared.mode);
+    programs->plan = tools::MakeSessionPlan(prepared.sets[0], prepared.mode);
     return "";
   }
   programs->multiplexed = true;
@@ -142,14 +144,27 @@ std::string MakePrograms(const Prepared &prepared, Programs *programs) {
 
 int ArmPrograms(Programs *programs, const char *tool, const char *set_call,
                 const std::function<int(const pm_prog_mx_t &)> &count_mx,
-                const std::function<int(const pm_prog_t &)> &count,
-                std::unique_ptr<tools::Counting> *counting) {
-  const std::string call = std::string(set_call) + (programs->multiplexed ? "_mx" : "");
+                const tools::SessionPlaces &places, std::unique_ptr<tools::Counting> *counting) {
+  const std::string call =
+      programs->multiplexed ? std::string(set_call) + "_mx" : std::string("pm_session_open");
   const int rc = programs->multiplexed
                      ? count_mx(programs->mx.prog)
-                     : tools::Arm(&programs->plan, count, [counting] { counting->reset(); });
+                     : tools::CountWithSession(&programs->plan, places, /*on=*/true, counting);
   if (rc != 0) fprintf(stderr, "%s: %s\n", tool, pm_strerror(call.c_str(), rc));
   return rc;
+}
+
+std::string EstimatesNote(const std::vector<Sample> &samples) {
+  for (const Sample &sample : samples) {
+    if (sample.rc != 0) continue;
+    for (size_t e = 0; e < sample.running_of.size() && e < sample.enabled_of.size(); ++e) {
+      if (sample.running_of[e] < sample.enabled_of[e]) {
+        return "the hardware events did not fit the counters at once and took turns: their "
+               "counts are estimates, scaled from the time each was on a counter";
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace aix

@@ -13,6 +13,7 @@
 
 #include "options.h"
 #include "sampling.h"
+#include "session_rows.h"
 #include "stats.h"
 #include "tool_messages.h"
 
@@ -135,6 +136,7 @@ int main(int argc, char **argv) {
   printf("%-52s %10s %10s %10s\n", "call", "min", "median", "p99");
   MeasureMyThread(prog, options.iterations, &times);
   MeasureSystemWide(prog, options.iterations, &times);
+  MeasureSession(options.iterations, &times, PrintRow, PrintSkipped);
   MeasureInitialize(options.iterations);
   return 0;
 }

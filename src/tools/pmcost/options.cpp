@@ -75,7 +75,10 @@ void PrintUsage(const char *program) {
       "\n"
       "Rows: pm_get_data_mythread, pm_start_mythread+pm_stop_mythread,\n"
       "pm_reset_data_mythread, pm_set_program_mythread+pm_delete_program_mythread,\n"
-      "pm_get_data (system-wide: needs root or CAP_PERFMON), pm_initialize.\n"
+      "pm_get_data (system-wide: needs root or CAP_PERFMON), the counting\n"
+      "session's pm_session_read of 1 and of 8 software events and\n"
+      "pm_session_start+pm_session_stop (8 software events, whatever -e says),\n"
+      "pm_initialize.\n"
       "Each sample is one call bracketed by two CLOCK_MONOTONIC reads, so it\n"
       "includes one clock read (tens of nanoseconds).\n",
       program, Table(&unused).Help().c_str());

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# pmcost smoke test: a bad -n is a usage error; a short run prints every row,
-# and each timed row has min <= median <= p99 with a median between 1 ns and
-# 1 s. The system-wide row may say "skipped: needs root or CAP_PERFMON" when
+# pmcost smoke test: a bad -n is a usage error; a short run prints every row (AIX's calls and
+# the counting session's), and each timed row has min <= median <= p99 with a median between
+# 1 ns and 1 s. The system-wide row may say "skipped: needs root or CAP_PERFMON" when
 # not privileged.
 set -eu
 pmcost=$1
@@ -39,7 +39,9 @@ printf '%s\n' "$out"
 status=0
 for row in "pm_get_data_mythread " "pm_start_mythread+pm_stop_mythread " \
            "pm_reset_data_mythread " "pm_set_program_mythread+pm_delete_program_mythread " \
-           "pm_get_data (system-wide" "pm_initialize (fresh process"; do
+           "pm_get_data (system-wide" "pm_session_read (1 software event) " \
+           "pm_session_read (8 software events) " \
+           "pm_session_start+pm_session_stop (8 software events) " "pm_initialize (fresh process"; do
   line=$(printf '%s\n' "$out" | grep -F -- "$row" || true)
   if [ -z "$line" ]; then
     echo "FAIL: no row '$row'"; status=1; continue
