@@ -15,8 +15,9 @@ struct Listing {
   pm_info2_t info{};
   pm_groups_info_t groups{};
   std::unordered_map<int, const pm_events2_t *> by_id;
-  // Group short names in lower case -> group id: every session looks its spec up here.
-  std::unordered_map<std::string, int> group_by_name;
+  // Group short names in lower case -> the group's own short name: every session looks its
+  // spec up here.
+  std::unordered_map<std::string, const char *> group_by_name;
   int rc = 0;
 };
 
@@ -47,7 +48,7 @@ void EnsureInitialized() {
     for (int i = 0; i < l.groups.maxgroups; ++i)
       if (l.groups.event_groups[i].short_name)
         l.group_by_name.emplace(Lower(l.groups.event_groups[i].short_name),
-                                l.groups.event_groups[i].group_id);
+                                l.groups.event_groups[i].short_name);
   });
   // A failed initialization is reported on every call, with its sentence each time.
   if (TheListing().rc != 0) {
@@ -67,10 +68,10 @@ const pm_events2_t *EventById(int event_id) {
 
 const pm_groups_info_t &Groups() { return TheListing().groups; }
 
-int GroupIdByName(const std::string &name) {
+const char *GroupNamed(const std::string &name) {
   const auto &by_name = TheListing().group_by_name;
   auto found = by_name.find(Lower(name));
-  return found == by_name.end() ? -1 : found->second;
+  return found == by_name.end() ? nullptr : found->second;
 }
 
 }  // namespace pmapi_python

@@ -67,12 +67,10 @@ Session::~Session() { pm_session_destroy(session_); }
 void Session::AddEvents(const std::optional<std::string> &events) {
   // A group (or the default, which is one) is counted as its members, in its order.
   std::string spec = events.value_or("");
-  bool group = IsBlank(spec) || GroupIdByName(spec) >= 0;
-  if (group) {
+  const char *group = IsBlank(spec) ? nullptr : GroupNamed(spec);
+  if (group || IsBlank(spec)) {
     pm_selection_t selection;
-    Check(pm_select_events(IsBlank(spec) ? nullptr : spec.c_str(),
-                           IsBlank(spec) ? 0 : PM_SELECT_GROUP, &selection),
-          "pm_select_events");
+    Check(pm_select_events(group, group ? PM_SELECT_GROUP : 0, &selection), "pm_select_events");
     group_id_ = selection.group_id;
     group_name_ = selection.group_name;
     spec.clear();
