@@ -3,8 +3,6 @@
 
 #include "errors.h"
 
-#include <ctype.h>
-
 #include <mutex>
 #include <unordered_map>
 
@@ -21,9 +19,11 @@ struct Listing {
   int rc = 0;
 };
 
+// ASCII only, as group names are: no locale to consult for each letter.
 std::string Lower(const std::string &text) {
   std::string lower(text);
-  for (char &c : lower) c = char(tolower((unsigned char)c));
+  for (char &c : lower)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
   return lower;
 }
 
