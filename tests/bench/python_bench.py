@@ -6,7 +6,9 @@
 # (pmapi._pmapi._bench_c_calls), the two taking turns repetition by repetition (a shared
 # machine's load drifts): the medians over the repetitions of the mean of many iterations, and
 # the median of the pairs' differences, in wall time and in this thread's CPU time (which time
-# spent waiting for a shared CPU does not stretch).
+# spent waiting for a shared CPU does not stretch). The whole life is also compared with the C
+# calls of one life made per call from a Python loop, which leaves the caches as a Python
+# program does (and adds a call into the module).
 #   python_bench.py BUILD_DIR [REPETITIONS]
 import os
 import statistics
@@ -43,8 +45,10 @@ def c_ns(mode, events, iterations):
 
 
 def compare(name, step, mode, events, iterations, target):
-    pairs = [(python_ns(step, iterations), c_ns(mode, events, iterations))
-             for _ in range(repetitions)]
+    """`mode`: the C calls looped in C, or a Python callable that makes them once."""
+    c_side = (lambda: python_ns(mode, iterations)) if callable(mode) else (
+        lambda: c_ns(mode, events, iterations))
+    pairs = [(python_ns(step, iterations), c_side()) for _ in range(repetitions)]
     return (name, statistics.median(p[0] for p, _ in pairs),
             statistics.median(c[0] for _, c in pairs),
             statistics.median(p[0] - c[0] for p, c in pairs),
@@ -66,12 +70,20 @@ def life():
         pass
 
 
+def c_life_once():
+    pmapi._pmapi._bench_c_calls("life", "task-clock", 1)
+
+
 reader = pmapi.count(eight)
 reader.start()
 rows = [
     compare("with c: pass (start, stop, read), task-clock", enter_exit, "enter_exit", "task-clock",
             20000, 2000),
     compare("with pmapi.count(...): pass, whole life, task-clock", life, "life", "task-clock",
+            2000, 2000),
+    # The same C calls, one life per call from this Python loop: the caches in the state a
+    # Python program leaves them in, and a call into the module besides.
+    compare("  the same, against one C life per Python call", life, c_life_once, "task-clock",
             2000, 2000),
     compare("c.read(), 8 events", reader.read, "read", eight, 20000, 1000),
 ]
