@@ -31,12 +31,7 @@ void Life(const char *events, std::vector<pm_session_count_t> &counts, bool open
   pm_session_t *s = nullptr;
   int n = 0;
   Check(pm_session_create(0, &s), "pm_session_create");
-  pm_session_add_events(s, events, nullptr);
-  pm_session_nevents(s, &n);
-  for (int i = 0; i < n; ++i) {
-    pm_session_event_t info;
-    pm_session_event_info(s, i, &info);
-  }
+  pm_session_add_events(s, events, &n);
   counts.resize(size_t(n));
   if (open) {
     pm_session_start(s);

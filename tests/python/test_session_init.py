@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # pmapi.Session's constructor (and so Counter's and count's): its arguments by position and by
-# name, what it refuses, group names in any case, and sessions made one after another.
+# name, what it refuses, group names in any case, sessions made one after another, and the
+# names of the events, asked of the library on first use.
 import pytest
 
 import pmapi
@@ -71,3 +72,20 @@ def test_cpus_from_any_iterable():
     assert pmapi.count("task-clock", scope="system", cpus=(0,)).cpus == [0]
     assert pmapi.count("task-clock", scope="system", cpus={0}).cpus == [0]
     assert pmapi.count("task-clock", scope="system", cpus=(c for c in [0])).cpus == [0]
+
+
+def test_names_are_there_after_close_without_having_been_asked_before():
+    c = pmapi.count("task-clock,page-faults:u")
+    with c:
+        pass
+    c.close()
+    assert c.names == ["task-clock", "page-faults:u"]
+    assert list(c.values) == ["task-clock", "page-faults:u"]
+
+
+def test_a_wildcard_gives_as_many_counts_as_names():
+    c = pmapi.count("*-faults")
+    assert len(c.names) >= 2
+    with c:
+        pass
+    assert len(c.read()) == len(c.names) == len(c.values)
