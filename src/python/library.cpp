@@ -3,8 +3,6 @@
 
 #include "errors.h"
 
-#include <strings.h>
-
 #include <mutex>
 #include <unordered_map>
 
@@ -15,8 +13,19 @@ struct Listing {
   pm_info2_t info{};
   pm_groups_info_t groups{};
   std::unordered_map<int, const pm_events2_t *> by_id;
+  // Group short names in lower case -> the group's own short name: every session looks its
+  // spec up here.
+  std::unordered_map<std::string, const char *> group_by_name;
   int rc = 0;
 };
+
+// ASCII only, as group names are: no locale to consult for each letter.
+std::string Lower(const std::string &text) {
+  std::string lower(text);
+  for (char &c : lower)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return lower;
+}
 
 Listing &TheListing() {
   static Listing listing;
@@ -35,6 +44,11 @@ void EnsureInitialized() {
     for (int pmc = 0; pmc < l.info.maxpmcs; ++pmc)
       for (int i = 0; i < l.info.maxevents[pmc]; ++i)
         l.by_id.emplace(l.info.list_events[pmc][i].event_id, &l.info.list_events[pmc][i]);
+    // The first of two names that differ only by case wins, as a search in table order finds.
+    for (int i = 0; i < l.groups.maxgroups; ++i)
+      if (l.groups.event_groups[i].short_name)
+        l.group_by_name.emplace(Lower(l.groups.event_groups[i].short_name),
+                                l.groups.event_groups[i].short_name);
   });
   // A failed initialization is reported on every call, with its sentence each time.
   if (TheListing().rc != 0) {
@@ -54,12 +68,10 @@ const pm_events2_t *EventById(int event_id) {
 
 const pm_groups_info_t &Groups() { return TheListing().groups; }
 
-int GroupIdByName(const std::string &name) {
-  const pm_groups_info_t &g = Groups();
-  for (int i = 0; i < g.maxgroups; ++i)
-    if (g.event_groups[i].short_name && strcasecmp(g.event_groups[i].short_name, name.c_str()) == 0)
-      return g.event_groups[i].group_id;
-  return -1;
+const char *GroupNamed(const std::string &name) {
+  const auto &by_name = TheListing().group_by_name;
+  auto found = by_name.find(Lower(name));
+  return found == by_name.end() ? nullptr : found->second;
 }
 
 }  // namespace pmapi_python

@@ -19,7 +19,7 @@ const pm_events2_t *EventById(int event_id);
 // The groups pm_initialize listed.
 const pm_groups_info_t &Groups();
 
-// The group whose short name is `name` (ignoring case), or -1.
-int GroupIdByName(const std::string &name);
+// The short name, as the library spells it, of the group named `name` ignoring case, or NULL.
+const char *GroupNamed(const std::string &name);
 
 }  // namespace pmapi_python

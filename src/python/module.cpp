@@ -73,27 +73,13 @@ PYBIND11_MODULE(_pmapi, m) {
       .def("__repr__", &CountRepr);
 
   py::class_<Session> session(m, "Session", "A counting session: events counted on a target.");
-  session
-      .def(py::init<const std::optional<std::string> &, const std::string &,
-                    const std::vector<int> &>(),
-           py::arg("events") = py::none(), py::arg("scope") = "thread",
-           py::arg("cpus") = std::vector<int>{})
-      .def("start", &Session::Start, "Start (or resume) counting.")
+  // __init__, __enter__, __exit__ and read are AddFastMethods'.
+  session.def("start", &Session::Start, "Start (or resume) counting.")
       .def("stop", &Session::Stop, "Stop counting and read the counts.")
       .def("reset", &Session::Reset, "Counts and elapsed time back to zero.")
       .def("close", &Session::Close,
            "Stops and closes every descriptor now, without the GIL for a large session; the "
            "counts stay readable. (Otherwise they close when the object goes.)")
-      .def("__enter__",
-           [](py::object self) {
-             self.cast<Session &>().Start();
-             return self;
-           })
-      .def("__exit__",
-           [](Session &s, py::handle, py::handle, py::handle) {
-             s.Stop();
-             return false;
-           })
       .def_property_readonly("names", &Session::names,
                              "The events, with their modifiers, in order.")
       .def_property_readonly(

@@ -67,12 +67,10 @@ Session::~Session() { pm_session_destroy(session_); }
 void Session::AddEvents(const std::optional<std::string> &events) {
   // A group (or the default, which is one) is counted as its members, in its order.
   std::string spec = events.value_or("");
-  bool group = IsBlank(spec) || GroupIdByName(spec) >= 0;
-  if (group) {
+  const char *group = IsBlank(spec) ? nullptr : GroupNamed(spec);
+  if (group || IsBlank(spec)) {
     pm_selection_t selection;
-    Check(pm_select_events(IsBlank(spec) ? nullptr : spec.c_str(),
-                           IsBlank(spec) ? 0 : PM_SELECT_GROUP, &selection),
-          "pm_select_events");
+    Check(pm_select_events(group, group ? PM_SELECT_GROUP : 0, &selection), "pm_select_events");
     group_id_ = selection.group_id;
     group_name_ = selection.group_name;
     spec.clear();
@@ -81,20 +79,27 @@ void Session::AddEvents(const std::optional<std::string> &events) {
       spec += selection.events[i].name;
     }
   }
-  Check(pm_session_add_events(session_, spec.c_str(), nullptr), "pm_session_add_events");
-  int n = 0;
-  Check(pm_session_nevents(session_, &n), "pm_session_nevents");
-  names_.reserve(size_t(n));
-  for (int i = 0; i < n; ++i) {
+  int added = 0;
+  Check(pm_session_add_events(session_, spec.c_str(), &added), "pm_session_add_events");
+  counts_.assign(size_t(added), pm_session_count_t{});
+}
+
+const std::vector<std::string> &Session::names() const {
+  if (names_.size() == counts_.size()) return names_;
+  CheckOpen();
+  std::vector<std::string> names;
+  names.reserve(counts_.size());
+  for (size_t i = 0; i < counts_.size(); ++i) {
     pm_session_event_t info;
-    Check(pm_session_event_info(session_, i, &info), "pm_session_event_info");
-    names_.emplace_back(info.name);
+    Check(pm_session_event_info(session_, int(i), &info), "pm_session_event_info");
+    names.emplace_back(info.name);
   }
-  counts_.assign(size_t(n), pm_session_count_t{});
+  names_ = std::move(names);
+  return names_;
 }
 
 bool Session::Blocking() const {
-  return names_.size() * (cpus_.empty() ? 1 : cpus_.size()) >= kBlockingDescriptors;
+  return counts_.size() * (cpus_.empty() ? 1 : cpus_.size()) >= kBlockingDescriptors;
 }
 
 template <typename Call>
@@ -111,6 +116,7 @@ void Session::CheckOpen() const {
 
 void Session::Close() {
   if (!session_) return;
+  names();  // while the library can still say them
   Stop();
   // Closing many tracepoints takes the kernel a while (it waits for each to be unhooked).
   Run([&] { pm_session_destroy(session_); });

@@ -37,7 +37,8 @@ class Session {
   // Runs argv with its descendants as the target, and returns its status as subprocess does.
   int RunCommand(const std::vector<std::string> &argv);
 
-  const std::vector<std::string> &names() const { return names_; }
+  // The events' names, asked of the library on first use (most with-blocks never need them).
+  const std::vector<std::string> &names() const;
   const std::vector<pm_session_count_t> &counts() const { return counts_; }
   const std::vector<int> &cpus() const { return cpus_; }
   const std::string &scope() const { return scope_; }
@@ -58,7 +59,7 @@ class Session {
   pm_session_t *session_ = nullptr;
   std::string scope_;
   std::vector<int> cpus_;
-  std::vector<std::string> names_;
+  mutable std::vector<std::string> names_;  // filled by names(), and before Close()
   std::vector<pm_session_count_t> counts_;
   int group_id_ = -1;
   std::string group_name_;

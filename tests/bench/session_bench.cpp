@@ -146,6 +146,27 @@ void BM_SessionRead_Raw(benchmark::State &state) {
   state.counters["events"] = n;
 }
 
+// A whole one-event session, as a with-block of the Python package makes it: create, add
+// task-clock, start (which opens), stop, read, destroy. No target: set-up, shown for scale
+// (docs/performance.md, "Python").
+void BM_SessionLife_Pmapi(benchmark::State &state) {
+  if (!Initialized()) return state.SkipWithError("pm_initialize failed");
+  pm_session_count_t count;
+  for (auto _ : state) {
+    pm_session_t *session = nullptr;
+    if (pm_session_create(0, &session) != 0 ||
+        pm_session_add_events(session, "task-clock", nullptr) != 0 ||
+        pm_session_start(session) != 0 || pm_session_stop(session) != 0 ||
+        pm_session_read(session, &count, 1) != 0) {
+      pm_session_destroy(session);
+      state.SkipWithError("a task-clock session failed");
+      break;
+    }
+    pm_session_destroy(session);
+  }
+}
+
+BENCHMARK(BM_SessionLife_Pmapi);
 BENCHMARK(BM_SessionRead_Pmapi)->Arg(1)->Arg(8)->Arg(64)->Arg(360);
 BENCHMARK(BM_SessionRead_Raw)->Arg(1)->Arg(8)->Arg(64)->Arg(360);
 

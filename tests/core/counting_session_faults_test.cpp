@@ -83,6 +83,37 @@ TEST(SessionFaults, TooFewDescriptorsForTheSessionAreFoundBeforeAnyOpen) {
   EXPECT_EQ(kernel.Calls(FakeKernel::Op::kPerfEventOpen), 0) << "nothing tried";
 }
 
+TEST(SessionFaults, TheDescriptorCheckCountsWithoutListingWhereTheKernelSaysTheCount) {
+  FileStat fd_dir;
+  ASSERT_EQ(RealKernel().Stat("/proc/self/fd", &fd_dir), 0);
+  if (fd_dir.size == 0) GTEST_SKIP() << "this kernel does not report /proc/self/fd's size";
+  InstalledKernel kernel;
+  CountingSession session;
+  ASSERT_TRUE(session.Open(SoftwareEvents(1), CallingThread()).ok());
+  EXPECT_EQ(kernel.Calls(FakeKernel::Op::kListDirectory), 0);
+  EXPECT_GE(kernel.Calls(FakeKernel::Op::kStat), 1);
+}
+
+TEST(SessionFaults, TheDescriptorCheckListsTheDirectoryWhereItsSizeSaysNothing) {
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+  rlimit low = saved;
+  low.rlim_cur = 64;
+  InstalledKernel kernel;
+  // A directory served by the double stats with size 0, as before Linux 6.2: 60 descriptors
+  // listed leave no room for 1 event and the spare ones.
+  std::vector<std::string> open;
+  for (int fd = 0; fd < 60; ++fd) open.push_back(std::to_string(fd));
+  kernel.SetDirectory("/proc/self/fd", open);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  CountingSession session;
+  const Status status = session.Open(SoftwareEvents(1), CallingThread());
+  setrlimit(RLIMIT_NOFILE, &saved);
+  EXPECT_EQ(status.code(), Pmapi_TooManyFiles);
+  EXPECT_EQ(kernel.Calls(FakeKernel::Op::kListDirectory), 1);
+  EXPECT_EQ(kernel.Calls(FakeKernel::Op::kPerfEventOpen), 0) << "nothing tried";
+}
+
 TEST(SessionFaults, EverySoftwareEventHasADescriptorOfItsOwn) {
   const int before = CountPerfDescriptors();
   CountingSession session;

@@ -52,15 +52,15 @@ class Counter(Session):
     """A counting session with its results: ``values``, ``metrics``, ``per_cpu()``,
     ``sample()`` for intervals, ``to_dict()`` and ``to_dataframe()``."""
 
+    # Counter(events=None, scope="thread", cpus=None) is Session's constructor itself (cpus:
+    # any iterable of ints): a Python __init__ would cost every count(...) a frame. What
+    # sample() keeps is made by its first call.
+
     #: The exit status of count_command's command (negative: the signal that ended it).
     returncode: Optional[int] = None
-
-    def __init__(self, events: Optional[str] = None, scope: str = "thread",
-                 cpus: Optional[Iterable[int]] = None):
-        super().__init__(events, scope, list(cpus) if cpus is not None else [])
-        self._rows: List[Dict[str, Any]] = []
-        self._last: Optional[List[int]] = None
-        self._last_time = 0.0
+    _rows: Optional[List[Dict[str, Any]]] = None
+    _last: Optional[List[int]] = None
+    _last_time = 0.0
 
     def sample(self) -> Dict[str, Any]:
         """Records a row: the counts since the previous sample (or the start), with the time
@@ -71,6 +71,8 @@ class Counter(Session):
         row: Dict[str, Any] = {"time": time, "interval": time - self._last_time}
         for name, value, before in zip(self.names, now, last):
             row[name] = value - before
+        if self._rows is None:
+            self._rows = []
         self._rows.append(row)
         self._last, self._last_time = now, time
         return row
@@ -78,7 +80,7 @@ class Counter(Session):
     @property
     def intervals(self) -> List[Dict[str, Any]]:
         """The rows sample() recorded."""
-        return list(self._rows)
+        return list(self._rows or ())
 
     def per_cpu(self) -> List[CpuCounts]:
         """The counts of each CPU (scope="system"), by dense CPU id, with core, package, node."""
@@ -108,7 +110,7 @@ class Counter(Session):
         """A pandas DataFrame: one row per event (value, raw, enabled, running, scaled), or with
         intervals=True one row per sample(). Needs pandas (not a dependency of pmapi)."""
         if intervals:
-            return _results.intervals_frame(self._rows, self.names)
+            return _results.intervals_frame(self.intervals, self.names)
         return _results.events_frame(self.values)
 
 

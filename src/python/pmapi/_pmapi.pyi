@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Types of the compiled module pmapi._pmapi.
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 class Count:
     """One event's count: an int, with how it was counted."""
@@ -22,7 +22,7 @@ class Count:
 class Session:
     """A counting session: events counted on a target."""
     def __init__(self, events: Optional[str] = None, scope: str = "thread",
-                 cpus: Sequence[int] = ...) -> None: ...
+                 cpus: Optional[Iterable[int]] = None) -> None: ...
     def start(self) -> None: ...
     def stop(self) -> None: ...
     def reset(self) -> None: ...
