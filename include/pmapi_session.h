@@ -141,11 +141,12 @@ int pm_session_add_cgroup(pm_session_t *session, const char *path, const int *cp
 int pm_session_open(pm_session_t *session);
 
 /* Counting on (opening first if need be) and off, every event of every target at once.
- * Starting a counting session or stopping a stopped one does nothing. Returns 0 or the open's
- * codes, Pmapi_NoSetProg (stop or reset before the open), Pmapi_KernelError. */
+ * Starting a counting session or stopping a stopped one does nothing; a start that fails leaves
+ * nothing counting. Returns 0 or the open's codes, Pmapi_NoSetProg (stop or reset before the
+ * open), Pmapi_KernelError. */
 int pm_session_start(pm_session_t *session);
 int pm_session_stop(pm_session_t *session);
-/* Counts and times back to zero, counting or not. */
+/* Counts and times back to zero, counting or not; a reset that fails leaves them as they were. */
 int pm_session_reset(pm_session_t *session);
 
 /* Reads. `counts` receives event i in counts[i], for i < ncounts and i < nevents (a larger

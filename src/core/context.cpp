@@ -25,29 +25,16 @@ Status Context::Create(Program program, const std::vector<GroupTarget> &targets,
     *out = std::move(context);
     return Status::Ok();
   }
-  context->targets_.reserve(targets.size());
-  context->groups_.reserve(targets.size());
-  for (const GroupTarget &target : targets) {
-    CounterGroup group;
-    // A failure destroys `context`, whose groups close what they opened.
-    Status status = group.Open(context->program_, target);
-    if (status.code() == Pmapi_NoSuchThread && target.may_vanish) continue;
-    if (!status.ok()) return status;
-    // AIX refuses a program the counters cannot hold when it is set, not at the first read.
-    GroupReading baseline;
-    status = group.CheckSchedulable(context->program_, target, &baseline);
-    if (!status.ok()) return status;
-    context->targets_.push_back(target);
-    context->groups_.push_back(std::move(group));
-    context->baselines_.push_back(baseline);
-  }
+  // A failure destroys `context`; the session closed what it opened.
+  Status status = context->session_.OpenProgram(context->program_, targets, &context->targets_);
+  if (!status.ok()) return status;
   // The library's own events come last (Program::WithLibraryEvent): the client's are a prefix.
   for (const ProgrammedEvent &event : context->program_.events()) {
     if (event.counter == kLibraryCounter) break;
     context->counter_of_[context->client_events_++] = static_cast<uint8_t>(event.counter);
   }
   if (start) {
-    Status status = context->Start();
+    status = context->Start();
     if (!status.ok()) return status;
   }
   *out = std::move(context);
@@ -61,7 +48,7 @@ Context::~Context() {
 }
 
 int Context::group_count() const {
-  return multiplexer_ ? multiplexer_->group_count() : static_cast<int>(groups_.size());
+  return multiplexer_ ? multiplexer_->group_count() : static_cast<int>(session_.unit_count());
 }
 
 Status Context::Start() {
@@ -72,14 +59,10 @@ Status Context::Start() {
     return status;
   }
   if (gate_open_) {
-    for (const CounterGroup &group : groups_) {
-      Status status = group.Enable();
-      if (!status.ok()) {
-        // Leave no CPU counting while the caller is told counting failed.
-        for (const CounterGroup &other : groups_) other.Disable();
-        counting_ = false;
-        return status;
-      }
+    Status status = session_.Enable();
+    if (!status.ok()) {
+      counting_ = false;
+      return status;
     }
   }
   counting_ = true;
@@ -90,22 +73,13 @@ Status Context::Stop() {
   if (!counting_) return Status(Pmapi_NotCounting, "pm_stop* while counting is off");
   counting_ = false;
   if (multiplexer_) return multiplexer_->Stop();
-  return DisableAll();
-}
-
-Status Context::DisableAll() const {
-  Status first_failure;
-  for (const CounterGroup &group : groups_) {
-    Status status = group.Disable();
-    if (!status.ok() && first_failure.ok()) first_failure = status;
-  }
-  return first_failure;
+  return session_.Disable();
 }
 
 Status Context::SetGate(bool open) {
   gate_open_ = open;
   if (multiplexer_) return multiplexer_->SetGate(open);
-  if (!open) return DisableAll();
+  if (!open) return session_.Disable();
   if (!counting_) return Status::Ok();
   return Start();
 }
@@ -116,22 +90,9 @@ Status Context::Reset(GroupReading *moved) {
     if (moved) *moved = GroupReading();
     return multiplexer_->Reset();
   }
-  // Read everything first so that a failure leaves the old baselines intact.
-  std::vector<GroupReading> current(groups_.size());
-  for (size_t i = 0; i < groups_.size(); ++i) {
-    Status status = groups_[i].Read(&current[i]);
-    if (!status.ok()) return status;
-  }
-  if (moved) {
-    *moved = GroupReading();
-    for (size_t g = 0; g < groups_.size(); ++g) {
-      for (size_t i = 0; i < program_.events().size(); ++i) {
-        moved->values[i] += current[g].values[i] - baselines_[g].values[i];
-      }
-    }
-  }
-  baselines_ = std::move(current);
-  return Status::Ok();
+  if (!moved) return session_.Reset();
+  *moved = GroupReading();
+  return session_.Reset(moved->values, kMaxGroupEvents);
 }
 
 Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiplexed) const {
@@ -144,9 +105,9 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
   const int last = group_index < 0 ? group_count() : group_index + 1;
   if (last - first == 1) {
     // One group (a counting group's roots, usually): read in place, baseline off in place.
-    Status status = groups_[first].Read(totals);
+    Status status = session_.ReadUnit(first, totals);
     if (!status.ok()) return status;
-    const GroupReading &base = baselines_[first];
+    const GroupReading &base = session_.baseline(first);
     for (size_t i = 0; i < n; ++i) totals->values[i] -= base.values[i];
     totals->time_enabled -= base.time_enabled;
     totals->time_running -= base.time_running;
@@ -156,9 +117,9 @@ Status Context::ReadTotals(int group_index, GroupReading *totals, bool *multiple
   *totals = GroupReading();
   for (int g = first; g < last; ++g) {
     GroupReading now(GroupReading::kToBeFilled);
-    Status status = groups_[g].Read(&now);
+    Status status = session_.ReadUnit(g, &now);
     if (!status.ok()) return status;
-    const GroupReading &base = baselines_[g];
+    const GroupReading &base = session_.baseline(g);
     for (size_t i = 0; i < n; ++i) totals->values[i] += now.values[i] - base.values[i];
     const uint64_t enabled = now.time_enabled - base.time_enabled;
     const uint64_t running = now.time_running - base.time_running;
@@ -178,15 +139,15 @@ Status Context::Read(int group_index, CounterValues *values, CountTimes *times) 
                   "the program was set with an _mx or _mm call: read it with pm_get_data*_mx");
   }
   const size_t first = group_index < 0 ? 0 : static_cast<size_t>(group_index);
-  const size_t last = group_index < 0 ? groups_.size() : first + 1;
+  const size_t last = group_index < 0 ? session_.unit_count() : first + 1;
   memset(values->accu, 0, sizeof values->accu);
   CountTimes counted{0, 0};
   bool multiplexed = false;
   for (size_t g = first; g < last; ++g) {
     GroupReading now(GroupReading::kToBeFilled);
-    Status status = groups_[g].Read(&now);
+    Status status = session_.ReadUnit(g, &now);
     if (!status.ok()) return status;
-    const GroupReading &base = baselines_[g];
+    const GroupReading &base = session_.baseline(g);
     for (size_t i = 0; i < client_events_; ++i) {
       values->accu[counter_of_[i]] += static_cast<long long>(now.values[i] - base.values[i]);
     }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-// A programmed PM context: the program, one counter group per target (one
-// per CPU for system-wide counting, one per thread otherwise), whether
-// counting is on, and the baselines that pm_reset_data* moves.
+// A programmed PM context: AIX's rules over a counting session of the program's shape (its
+// events in one group on each target: one per CPU for system-wide counting, one per thread
+// otherwise; CountingSession::OpenProgram). The session opens, enables, disables, resets and
+// reads; the context keeps what AIX adds: the program as set, whether counting is on, the gate
+// of a counting group's members, the counters the reads fill, and the _mx sets.
 #pragma once
 
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include "base/engine_export.h"
 #include "base/status.h"
 #include "core/counter_group.h"
+#include "core/counting_session.h"
 #include "core/program.h"
 #include "pmapi.h"
 
@@ -83,18 +86,17 @@ class Context {
   PMAPI_ENGINE_EXPORT int group_count() const;
   // What each group counts, in group order.
   const std::vector<GroupTarget> &targets() const { return targets_; }
-  std::vector<CounterGroup> &groups() { return groups_; }
+  const CountingSession &session() const { return session_; }
+  // In a forked child: forgets the parent's counters (CountingSession::ReleaseInChild).
+  void ReleaseInChild() { session_.ReleaseInChild(); }
   // A multiplexed (_mx/_mm) program's sets, or null. Such a context opens no group of its
   // own: its state calls go to the multiplexer, and only the _mx/_mm reads read it.
   const Multiplexer *multiplexer() const { return multiplexer_.get(); }
 
  private:
-  Status DisableAll() const;
-
   Program program_;
   std::vector<GroupTarget> targets_;
-  std::vector<CounterGroup> groups_;
-  std::vector<GroupReading> baselines_;
+  CountingSession session_;  // a unit a target, in targets_' order
   // counter_of_[i]: the pm_data_t.accu index of the program's event i, for the client's events
   // (the first client_events_ of the program); kept apart from the events so a read stays in
   // one cache line.

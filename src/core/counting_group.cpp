@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <utility>
 
@@ -233,11 +232,7 @@ bool CountingGroup::counting() const {
 }
 
 void CountingGroup::ReleaseInChild() {
-  auto release = [](Context *context) {
-    for (CounterGroup &group : context->groups()) {
-      for (int fd : group.Release()) close(fd);
-    }
-  };
+  auto release = [](Context *context) { context->ReleaseInChild(); };
   if (roots_) release(roots_.get());
   for (auto &departed : departed_) release(departed.get());
   revoked_ = true;

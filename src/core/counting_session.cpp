@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <string>
 #include <utility>
@@ -136,6 +137,40 @@ Status CountingSession::OpenUnits(const std::vector<SessionEvent> &events,
   return Status::Ok();
 }
 
+Status CountingSession::OpenProgram(const Program &program, const std::vector<GroupTarget> &places,
+                                    std::vector<GroupTarget> *opened) {
+  if (open_) return Status::Ok();
+  const size_t nevents = program.events().size();
+  std::vector<size_t> members(nevents);
+  for (size_t i = 0; i < nevents; ++i) members[i] = i;
+  units_.reserve(places.size());
+  opened->clear();
+  for (const GroupTarget &place : places) {
+    Unit unit;
+    Status status = unit.group.Open(program, place);
+    if (status.code() == Pmapi_NoSuchThread && place.may_vanish) continue;
+    // AIX refuses a program the counters cannot hold when it is set, not at the first read.
+    if (status.ok()) status = unit.group.CheckSchedulable(program, place, &unit.baseline);
+    if (!status.ok()) {
+      Close();
+      return status;
+    }
+    unit.events = members;
+    unit.target = static_cast<int>(opened->size());
+    units_.push_back(std::move(unit));
+    opened->push_back(place);
+  }
+  nevents_ = nevents;
+  open_ = true;
+  return Status::Ok();
+}
+
+void CountingSession::ReleaseInChild() {
+  for (Unit &unit : units_) {
+    for (int fd : unit.group.Release()) close(fd);
+  }
+}
+
 void CountingSession::Close() {
   units_.clear();
   group_of_.clear();
@@ -147,7 +182,11 @@ Status CountingSession::Enable() const {
   if (!open_) return Status(Pmapi_NoSetProg, "the session is not open");
   for (const Unit &unit : units_) {
     Status status = unit.group.Enable();
-    if (!status.ok()) return status;
+    if (!status.ok()) {
+      // Leave nothing counting while the caller is told counting failed.
+      for (const Unit &other : units_) other.group.Disable();
+      return status;
+    }
   }
   return Status::Ok();
 }
@@ -155,7 +194,6 @@ Status CountingSession::Enable() const {
 Status CountingSession::Disable() const {
   if (!open_) return Status(Pmapi_NoSetProg, "the session is not open");
   Status first;
-  // Every group, whatever one of them says: a group left counting would count on.
   for (const Unit &unit : units_) {
     Status status = unit.group.Disable();
     if (first.ok() && !status.ok()) first = status;
@@ -163,11 +201,22 @@ Status CountingSession::Disable() const {
   return first;
 }
 
-Status CountingSession::Reset() {
+Status CountingSession::Reset(uint64_t *moved, size_t n) {
   if (!open_) return Status(Pmapi_NoSetProg, "the session is not open");
-  for (Unit &unit : units_) {
-    Status status = unit.group.Read(&unit.baseline);
+  std::vector<GroupReading> current(units_.size());
+  for (size_t u = 0; u < units_.size(); ++u) {
+    Status status = units_[u].group.Read(&current[u]);
     if (!status.ok()) return status;
+  }
+  for (size_t u = 0; u < units_.size(); ++u) {
+    Unit &unit = units_[u];
+    if (moved) {
+      for (size_t m = 0; m < unit.events.size(); ++m) {
+        if (unit.events[m] < n)
+          moved[unit.events[m]] += current[u].values[m] - unit.baseline.values[m];
+      }
+    }
+    unit.baseline = current[u];
   }
   return Status::Ok();
 }

@@ -87,25 +87,9 @@ Multiplexer::~Multiplexer() {
 int Multiplexer::group_count() const { return sets_[0]->group_count(); }
 const std::vector<GroupTarget> &Multiplexer::targets() const { return sets_[0]->targets(); }
 
-Status Multiplexer::EnableCurrent() {
-  for (const CounterGroup &group : sets_[current_]->groups()) {
-    Status status = group.Enable();
-    if (!status.ok()) {
-      DisableCurrent();
-      return status;
-    }
-  }
-  return Status::Ok();
-}
+Status Multiplexer::EnableCurrent() { return sets_[current_]->session().Enable(); }
 
-Status Multiplexer::DisableCurrent() {
-  Status first_failure;
-  for (const CounterGroup &group : sets_[current_]->groups()) {
-    Status status = group.Disable();
-    if (!status.ok() && first_failure.ok()) first_failure = status;
-  }
-  return first_failure;
-}
+Status Multiplexer::DisableCurrent() { return sets_[current_]->session().Disable(); }
 
 Status Multiplexer::Start() {
   bool wake = false;

@@ -2,7 +2,6 @@
 #include "core/registry.h"
 
 #include <pthread.h>
-#include <unistd.h>
 
 #include <map>
 #include <set>
@@ -195,11 +194,7 @@ void Registry::DropContextsInChild(void *self) {
   State &state = *registry.state_;
   // The child's descriptors are copies of the parent's: close them directly
   // (not through a test's kernel double, which belongs to the parent's view).
-  auto close_all = [](Context *context) {
-    for (CounterGroup &group : context->groups()) {
-      for (int fd : group.Release()) close(fd);
-    }
-  };
+  auto close_all = [](Context *context) { context->ReleaseInChild(); };
   // Moved out, which allocates nothing, and destroyed once the lock is free: a member's
   // context tells its group (whose hook has run), and the last one destroys the group.
   std::set<Context *> thread_contexts = std::move(state.thread_contexts);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The counting session's open when the kernel or the machine says no, through the kernel
-// seam: descriptors running out before or during the opens, hardware events that do not fit
-// the counters (refused, split into groups that take turns, scaled). Never a silent zero, never
-// a descriptor left open.
+// The counting session when the kernel or the machine says no, through the kernel seam:
+// descriptors running out before or during the opens, hardware events that do not fit the
+// counters (refused, split into groups that take turns, scaled), an enable or a reset that
+// fails part way. Never a silent zero, never a descriptor left open, never half a start.
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/tracefs.h"
 #include "core/counting_session.h"
 #include "core/hardware_groups.h"
 #include "support/counting.h"
@@ -50,6 +51,41 @@ std::vector<SessionEvent> SoftwareEvents(size_t n) {
 }
 
 std::vector<SessionTarget> CallingThread() { return {SessionTarget()}; }
+
+// syscalls:sys_enter_getppid, which counts exactly the calls made; false without tracefs.
+bool GetppidTracepoint(SessionEvent *event) {
+  const std::string root = FindTracefsRoot("events/syscalls/sys_enter_getppid/id", nullptr);
+  uint64_t id = 0;
+  std::string text;
+  if (root.empty() ||
+      ReadTracepointId(TracepointIdPath(root, "syscalls:sys_enter_getppid"), &id, &text) != 0) {
+    return false;
+  }
+  *event = Software(0, "syscalls:sys_enter_getppid");
+  event->attr.type = PERF_TYPE_TRACEPOINT;
+  event->attr.config = id;
+  event->kind = KindOf(event->attr);
+  return true;
+}
+
+// Passes every call to the real kernel but the `nth` enable ioctl, or the `nth` read, which
+// fail with EIO.
+class NthCallFails : public InstalledKernel {
+ public:
+  NthCallFails(unsigned long enables, int reads) : enable_(enables), read_(reads) {}
+  int Ioctl(int fd, unsigned long request, unsigned long arg) override {
+    if (request == PERF_EVENT_IOC_ENABLE && ++enables_ == enable_) return -EIO;
+    return InstalledKernel::Ioctl(fd, request, arg);
+  }
+  ssize_t Read(int fd, void *buf, size_t size) override {
+    if (++reads_ == read_) return -EIO;
+    return InstalledKernel::Read(fd, buf, size);
+  }
+
+ private:
+  unsigned long enable_, enables_ = 0;
+  int read_, reads_ = 0;
+};
 
 TEST(SessionFaults, DescriptorsRunningOutMidOpenLeaveNothingOpenAndSayUlimit) {
   const int before = CountPerfDescriptors();
@@ -284,6 +320,43 @@ TEST(SessionFaults, ResetStartsCountsAndTimesAgain) {
   ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, &count, 1).ok());
   EXPECT_EQ(count.raw, 0u);
   EXPECT_EQ(count.enabled, 0u);
+}
+
+// A start the caller is told failed counts nothing: the groups enabled before the one that
+// failed are disabled again.
+TEST(SessionFaults, AnEnableThatFailsPartWayLeavesNothingCounting) {
+  SessionEvent getppid;
+  if (!GetppidTracepoint(&getppid)) GTEST_SKIP() << "needs tracefs";
+  CountingSession session;
+  ASSERT_TRUE(session.Open({getppid, getppid}, CallingThread()).ok());
+  {
+    NthCallFails kernel(2, 0);
+    EXPECT_FALSE(session.Enable().ok()) << "the second group's enable fails";
+  }
+  CallGetppid(100);
+  SessionCount counts[2];
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts, 2).ok());
+  EXPECT_EQ(counts[0].raw, 0u) << "the first group, enabled before the failure, was disabled";
+  EXPECT_EQ(counts[1].raw, 0u);
+}
+
+// A reset the caller is told failed moves no baseline: the counts read on as before.
+TEST(SessionFaults, AResetThatFailsPartWayMovesNoBaseline) {
+  SessionEvent getppid;
+  if (!GetppidTracepoint(&getppid)) GTEST_SKIP() << "needs tracefs";
+  CountingSession session;
+  ASSERT_TRUE(session.Open({getppid, getppid}, CallingThread()).ok());
+  ASSERT_TRUE(session.Enable().ok());
+  CallGetppid(100);
+  ASSERT_TRUE(session.Disable().ok());
+  {
+    NthCallFails kernel(0, 2);
+    EXPECT_FALSE(session.Reset().ok()) << "the second group's read fails";
+  }
+  SessionCount counts[2];
+  ASSERT_TRUE(session.Read(CountingSession::kAny, CountingSession::kAny, counts, 2).ok());
+  EXPECT_EQ(counts[0].raw, 100u) << "the first group's baseline did not move";
+  EXPECT_EQ(counts[1].raw, 100u);
 }
 
 TEST(SessionFaults, AVanishedThreadIsAnErrorNamingIt) {
