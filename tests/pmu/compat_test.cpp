@@ -102,7 +102,13 @@ TEST(CompatHardware, NetbsdPmcCountsTheLoopExactly) {
   const long long long_child = Least(child, kLongLoop);
   printf("NetBSD pmc accumulated (a child's loop): %lld and %lld, difference %lld for %lld\n",
          short_child, long_child, long_child - short_child, kLoopDifference);
-  EXPECT_NEAR(long_child - short_child, kLoopDifference, KernelSlack(kLoopDifference));
+  // On POWER the kernel's fork, exit and reaping of each child are counted too, and the
+  // deterministic emulator meets them where the program's layout puts them: from one build to
+  // the next every long child counted 12,700 instructions more than the short ones (POWER10),
+  // or with the runs reordered 26,000 more or 24,000 less (POWER9). 15% there still tells the
+  // child's loop from none; ARM stays exact.
+  const long long child_slack = kPower ? kLoopDifference * 15 / 100 : 0;
+  EXPECT_NEAR(long_child - short_child, kLoopDifference, child_slack);
 
   // NetBSD cannot unconfigure a counter: give it a software event, so that the two hardware
   // counters it held (own and tree) are free for the tests that follow in this process.

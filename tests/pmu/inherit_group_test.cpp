@@ -66,9 +66,8 @@ class ThirdPartyGroupHardware : public ::testing::Test {
   static void ExpectExact(const char *name, const Family &family) {
     const LoopRuns runs = RunShortAndLong(family, LoopInTargetsChild);
     Report(name, runs);
-    EXPECT_NEAR(runs.Difference(0), kLoopDifference, KernelSlack(kLoopDifference))
-        << "PM_INST_CMPL";
-    EXPECT_NEAR(runs.Difference(1), kLoopDifference, KernelSlack(kLoopDifference)) << "PM_CYC";
+    EXPECT_NEAR(runs.Difference(0), kLoopDifference, ForkSlack(kLoopDifference)) << "PM_INST_CMPL";
+    EXPECT_NEAR(runs.Difference(1), kLoopDifference, ForkSlack(kLoopDifference)) << "PM_CYC";
   }
   std::unique_ptr<InOneOrder> order_;
   std::unique_ptr<LoopServer> target_;
@@ -105,7 +104,7 @@ TEST(InheritHardware, MyGroupCountsAForkedChildAndMyThreadDoesNot) {
   InOneOrder order;  // fork, exit and waitpid in one order: exact (guest_support.h)
   LoopRuns runs = RunShortAndLong(MyGroup(), LoopInForkedChild);
   Report("_mygroup", runs);
-  EXPECT_NEAR(runs.Difference(0), kLoopDifference, KernelSlack(kLoopDifference));
+  EXPECT_NEAR(runs.Difference(0), kLoopDifference, ForkSlack(kLoopDifference));
   ASSERT_EQ(pm_delete_program_mygroup(), 0);
 
   ASSERT_EQ(pm_set_program_mythread(&prog), 0) << pm_strerror("pm_set_program_mythread", 0);
