@@ -203,20 +203,18 @@ Status CountingSession::Disable() const {
 
 Status CountingSession::Reset(uint64_t *moved, size_t n) {
   if (!open_) return Status(Pmapi_NoSetProg, "the session is not open");
-  std::vector<GroupReading> current(units_.size());
-  for (size_t u = 0; u < units_.size(); ++u) {
-    Status status = units_[u].group.Read(&current[u]);
+  for (Unit &unit : units_) {
+    Status status = unit.group.Read(&unit.pending);
     if (!status.ok()) return status;
   }
-  for (size_t u = 0; u < units_.size(); ++u) {
-    Unit &unit = units_[u];
+  for (Unit &unit : units_) {
     if (moved) {
       for (size_t m = 0; m < unit.events.size(); ++m) {
         if (unit.events[m] < n)
-          moved[unit.events[m]] += current[u].values[m] - unit.baseline.values[m];
+          moved[unit.events[m]] += unit.pending.values[m] - unit.baseline.values[m];
       }
     }
-    unit.baseline = current[u];
+    unit.baseline = unit.pending;
   }
   return Status::Ok();
 }

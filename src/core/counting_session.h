@@ -98,6 +98,9 @@ class CountingSession {
     int target = 0;
     int dense_cpu = -1;
     GroupReading baseline;
+    // Reset's reading, kept until every unit has read, so that a failed reset moves no
+    // baseline and a reset allocates nothing.
+    GroupReading pending{GroupReading::kToBeFilled};
   };
 
   Status OpenUnits(const std::vector<SessionEvent> &events,
