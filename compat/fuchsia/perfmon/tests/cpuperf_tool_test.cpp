@@ -27,6 +27,8 @@ class Tool : public ::testing::Test {
     std::string command = std::string(CPUPERF_PATH) + " --output-prefix=" + dir_ + "/trace " +
                           args + " >" + dir_ + "/out 2>" + dir_ + "/err";
     Result result;
+    OnOneCpu here;  // cpuperf and its command: one CPU's sampling period sees every call
+    EXPECT_TRUE(here.pinned());
     int status = system(command.c_str());
     result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     result.out = pmapi_test::ReadText(dir_ + "/out");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -193,12 +194,36 @@ inline Buffers ReadBuffers(Api *api) {
   return result;
 }
 
+// Keeps the calling thread, and the processes it forks meanwhile, on the CPU it is on, and
+// gives its affinity back at the end. A traced process is counted by one event per CPU, each
+// with its own sampling period (docs/perfmon.md), so a migration mid-run splits 1000 calls at
+// rate 100 into, say, 5 + 4 ticks, not 10: seen under TSan, whose load makes migrations likelier.
+class OnOneCpu {
+ public:
+  OnOneCpu() {
+    saved_ = sched_getaffinity(0, sizeof before_, &before_) == 0;
+    const int cpu = sched_getcpu();
+    cpu_set_t here;
+    CPU_ZERO(&here);
+    if (cpu >= 0) CPU_SET(cpu, &here);
+    pinned_ = saved_ && cpu >= 0 && sched_setaffinity(0, sizeof here, &here) == 0;
+  }
+  ~OnOneCpu() {
+    if (saved_) sched_setaffinity(0, sizeof before_, &before_);
+  }
+  OnOneCpu(const OnOneCpu &) = delete;
+  OnOneCpu &operator=(const OnOneCpu &) = delete;
+  bool pinned() const { return pinned_; }
+
+ private:
+  cpu_set_t before_;
+  bool saved_ = false, pinned_ = false;
+};
+
 // Runs the getppid workload (`calls` calls) as a traced command: forked, held before exec
 // while the trace starts on it (enable_on_exec), then let go and reaped; the trace is stopped.
 // Returns the address every sample's PC must be (x86-64), or 0, and the child's pid.
-// The workload stays on one CPU: a traced process is counted by one event per CPU, each with
-// its own sampling period, so 1000 calls at rate 100 split 550/450 by a migration give 5 + 4
-// ticks, not 10 (seen under TSan, whose load makes migrations likelier).
+// The workload stays on one CPU (OnOneCpu).
 struct WorkloadRun {
   zx_status_t start = ZX_ERR_INTERNAL;
   pid_t pid = -1;
@@ -216,13 +241,10 @@ inline WorkloadRun RunTraced(Api *api, long calls) {
     return run;
   }
   std::string count = std::to_string(calls);
+  OnOneCpu here;
+  EXPECT_TRUE(here.pinned());
   pid_t pid = fork();
   if (pid == 0) {
-    cpu_set_t here;
-    CPU_ZERO(&here);
-    const int cpu = sched_getcpu();
-    if (cpu >= 0) CPU_SET(cpu, &here);
-    if (cpu < 0 || sched_setaffinity(0, sizeof here, &here) != 0) _exit(92);
     char byte;
     if (read(go[0], &byte, 1) != 1) _exit(90);
     dup2(out[1], 1);
