@@ -132,7 +132,10 @@ TEST_F(ExamplesHardware, GroupWorkersCountTheGroupAndEachWorker) {
   const std::vector<long long> counts =
       Differences("group_workers", "PM_INST_CMPL", "(?:group|worker [0-9]+): ([0-9]+) ");
   ASSERT_EQ(counts.size(), 5u);
-  EXPECT_NEAR(counts[0], ForCalls(4000), KernelSlack(ForCalls(4000))) << "the group";
+  // The group's count takes in its four workers' thread creation, exit and join, which POWER's
+  // emulated PMU counts in the kernel too, as a forked child's (ForkSlack): CI's POWER9 kept
+  // 404,151 for 400,000, its long runs spread over 60,000.
+  EXPECT_NEAR(counts[0], ForCalls(4000), ForkSlack(ForCalls(4000))) << "the group";
   // On POWER a worker's own count takes in the kernel's instructions too, and a timer interrupt
   // can meet one worker at the same point of every run (the emulator is deterministic): 5%.
   const long long worker_slack = kPower ? ForCalls(1000) / 20 : 0;

@@ -80,10 +80,10 @@ LoopRuns RunShortAndLong(const Family &family, void (*work)(uint64_t));
 // to run (-0.2% to +0.7% seen; the least of five runs does not cancel what a run lacks).
 inline long long KernelSlack(long long exact) { return kPower ? exact / 100 : 0; }
 
-// Twice KernelSlack (2% on POWER, 0 on ARM), where the loop runs in a forked child counted by
-// inheritance: on POWER the kernel's fork, exit and wait around the child are counted too, and
-// now and then differ by more than 1% between the runs kept (+2,088 and +2,216 of 200,000 seen
-// on POWER10), which the least of five runs does not cancel (docs/hardware.md).
+// Twice KernelSlack (2% on POWER, 0 on ARM), where the loop runs in a forked child or in threads
+// counted by inheritance: on POWER the kernel's fork, exit and wait around the child are counted
+// too, and now and then differ by more than 1% between the runs kept (+2,088 and +2,216 of 200,000
+// seen on POWER10), which the least of five runs does not cancel (docs/hardware.md).
 inline long long ForkSlack(long long exact) { return 2 * KernelSlack(exact); }
 
 // Prints "<what>: <short> and <long>, difference <difference> for <exact>" of counter 0.
